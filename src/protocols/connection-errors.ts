@@ -61,6 +61,11 @@ export function connectionError(error: unknown, host: string, hostname: string):
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
     return new SendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
   }
+  // Node's HTTP parser refused the answer (a WebSocket upgrade, Socket.IO's or MCP's requests):
+  // the port most often belongs to something else. Large headers are the HTTP client's to word.
+  if (code.startsWith('HPE_') && code !== 'HPE_HEADER_OVERFLOW') {
+    return new SendError(`${host} answered something that is not valid HTTP: ${message.split('\n')[0]!.trim()} (${code}); check the URL's port.`, 'protocol');
+  }
   return undefined;
 }
 
@@ -91,8 +96,19 @@ export function systemCode(error: unknown): string {
     const found = /\b(E[A-Z]{3,}|ERR_[A-Z_0-9]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_HAS_EXPIRED)\b/.exec(text);
     if (found) return found[1]!;
     if (/self[- ]signed certificate|unable to verify the first certificate|certificate has expired/i.test(text)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
+    // undici's parser error keeps no code: its text says it.
+    if (/does not match the HTTP\/1\.1 protocol/i.test(text)) return 'HPE_INVALID_CONSTANT';
   }
   return '';
+}
+
+/** The words of the innermost cause of an error (fetch's `fetch failed` hides what failed in its causes). */
+export function innermostMessage(error: unknown): string {
+  let message = String((error as Error)?.message ?? error);
+  for (let e = (error as { cause?: unknown })?.cause, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (typeof (e as Error).message === 'string' && (e as Error).message) message = (e as Error).message;
+  }
+  return message;
 }
 
 /** `connectionError` for a code found by `systemCode`, with the library's text as the detail. */

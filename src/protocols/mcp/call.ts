@@ -12,7 +12,7 @@ import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { PreparedRequest } from '../../request/prepared.js';
-import { connectionErrorByCode, systemCode } from '../connection-errors.js';
+import { connectionErrorByCode, innermostMessage, systemCode } from '../connection-errors.js';
 import { Deadline } from '../deadline.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
@@ -52,7 +52,7 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
         await connect(httpTransport(chosen, prepared, context, stop));
       } catch (error) {
         if (error instanceof SendError && error.kind === 'tooLarge') throw error; // an answer past maxResponseMb: no second transport
-        const early = deadline.error ?? context.agents.proxyFailure(error, new URL(target), prepared.settings?.proxy === false) ?? connectionErrorByCode(systemCode(error), where, String((error as Error).message));
+        const early = deadline.error ?? context.agents.proxyFailure(error, new URL(target), prepared.settings?.proxy === false) ?? connectionErrorByCode(systemCode(error), where, innermostMessage(error));
         // auto: a server that does not speak Streamable HTTP may speak the older HTTP+SSE.
         if (early || options.transport !== 'auto') throw early ?? failed(error, deadline, `the MCP server at ${where} did not initialize`);
         await client?.close().catch(() => {});
@@ -117,7 +117,7 @@ function failed(error: unknown, deadline: Deadline, what: string, program?: Star
   if (error instanceof SendError) return error;
   const code = systemCode(error);
   if (program && code === 'ENOENT') return new SendError(`could not start the program ${what.replace(/^the MCP server /, '').replace(/ did not initialize$/, '')}: the command was not found.`, 'other');
-  const connection = program ? undefined : connectionErrorByCode(code, what.replace(/^.* at (\S+) .*$/, '$1'), String((error as Error).message));
+  const connection = program ? undefined : connectionErrorByCode(code, what.replace(/^.* at (\S+) .*$/, '$1'), innermostMessage(error));
   if (connection) return connection;
   const stderr = program?.stderr().trim().split('\n').at(-1);
   return new SendError(`${what}: ${oneLine(error)}${stderr ? ` (its stderr: ${stderr.slice(0, 200)})` : ''}.`, 'protocol');

@@ -10,7 +10,7 @@ import { clientOptions } from './client-options.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { CatalogEntry, KindCatalog } from '../catalog.js';
-import { connectionErrorByCode, systemCode } from '../connection-errors.js';
+import { connectionErrorByCode, innermostMessage, systemCode } from '../connection-errors.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { endSession, httpTransport, mcpTarget, programSpec, stdioTransport } from './transport.js';
@@ -34,7 +34,7 @@ export async function describeMcp(prepared: PreparedRequest, context: SendContex
       if (error instanceof SendError) throw error;
       const code = systemCode(error);
       if (chosen === 'stdio' && code === 'ENOENT') throw new SendError(`could not start the program ${where}: the command was not found.`, 'other');
-      throw connectionErrorByCode(code, where, String((error as Error).message)) ?? new SendError(`the MCP server ${where} did not initialize: ${oneLine(error)}.`, 'protocol');
+      throw connectionErrorByCode(code, where, innermostMessage(error)) ?? new SendError(`the MCP server ${where} did not initialize: ${oneLine(error)}.`, 'protocol');
     });
     const has = client.getServerCapabilities() ?? {};
     const server = client.getServerVersion();

@@ -11,7 +11,7 @@ import { clientOptions } from './client-options.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { PreparedRequest } from '../../request/prepared.js';
-import { connectionErrorByCode, systemCode } from '../connection-errors.js';
+import { connectionErrorByCode, innermostMessage, systemCode } from '../connection-errors.js';
 import type { SendContext } from '../kind.js';
 import { openLive } from '../live/connection.js';
 import type { ConnectHandlers, LiveConnection } from '../live/types.js';
@@ -145,7 +145,7 @@ function connectFailed(error: unknown, chosen: string, where: string): SendError
   if (error instanceof SendError) return error;
   const code = systemCode(error);
   if (chosen === 'stdio' && code === 'ENOENT') return new SendError(`could not start the program ${where}: the command was not found.`, 'other');
-  return connectionErrorByCode(code, where, String((error as Error).message)) ?? new SendError(`the MCP server ${where} did not initialize: ${oneLine(error)}.`, 'protocol');
+  return connectionErrorByCode(code, where, innermostMessage(error)) ?? new SendError(`the MCP server ${where} did not initialize: ${oneLine(error)}.`, 'protocol');
 }
 
 async function operationFailed(error: unknown, operation: string, params: Record<string, unknown>, client: Client): Promise<SendError> {

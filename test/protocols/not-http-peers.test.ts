@@ -1,0 +1,38 @@
+/**
+ * A port that answers with something that is not HTTP (another protocol's server, noise), for the
+ * kinds carried over HTTP's handshake: WebSocket, Socket.IO on both transports, MCP over HTTP.
+ * Each fails at once with one line saying so and what to check, not a parser's words.
+ */
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, sendRequest } from './streaming-send.js';
+
+describe('a peer that answers with something that is not HTTP', () => {
+  let server: net.Server;
+  let host: string;
+  beforeAll(async () => {
+    server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => socket.end(Buffer.from('\x00\xff\xfe not http at all\r\n\r\n', 'latin1')));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    host = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const cases: Array<[string, () => Record<string, unknown>, string]> = [
+    ['websocket', () => ({ url: `ws://${host}/` }), 'websocket'],
+    ['socketio (websocket)', () => ({ url: `http://${host}/`, socketio: { transport: 'websocket' } }), 'socketio'],
+    ['socketio (polling)', () => ({ url: `http://${host}/`, socketio: { transport: 'polling' } }), 'socketio'],
+    ['mcp (streamableHttp)', () => ({ url: `http://${host}/mcp`, mcp: { transport: 'streamableHttp', call: 'tool', name: 'x' } }), 'mcp'],
+    ['mcp (auto)', () => ({ url: `http://${host}/mcp`, mcp: { transport: 'auto', call: 'tool', name: 'x' } }), 'mcp'],
+  ];
+  for (const [label, fields, kind] of cases) {
+    it(`${label}: named as not valid HTTP, with the port to check`, async () => {
+      const started = Date.now();
+      const error = await failure(sendRequest(kind as 'websocket', { ...fields(), settings: { timeoutMs: 5000 } }));
+      expect(error.message).toMatch(new RegExp(`^${host.replace(/\./g, '\\.')} answered something that is not valid HTTP: .+ \\(HPE_[A-Z_]+\\); check the URL's port\\.$`));
+      expect(Date.now() - started).toBeLessThan(3000);
+    });
+  }
+});
