@@ -427,6 +427,13 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       expect(made.body).toMatchObject({ id: 'Name server', section: 'dns', server: { name: 'Name server', kind: 'dns', port: 1053 } });
       expect(await fs.readFile(path.join(ws.root, 'servers/Name server.yaml'), 'utf8')).toBe('name: Name server\nkind: dns\nport: 1053\n');
       expect((await client.call('GET', '/api/servers')).body).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'Name server', kind: 'dns', port: 1053 })]));
+      // The whole list of 2.11, written out from the spec.
+      const appPorts = { http: 3000, websocket: 3001, sse: 3002, socketio: 3003, mcp: 3004, tcp: 9000, udp: 9001, tcpProxy: 9100 };
+      for (const [kind, port] of Object.entries(appPorts)) {
+        const other = await client.call('POST', '/api/server', { name: `New ${kind}`, kind });
+        expect(other.status, other.text).toBe(200);
+        expect(other.body).toMatchObject({ server: { kind, port } });
+      }
       expect((await client.call('POST', '/api/server', { name: 'X', kind: 'gopher' })).status).toBe(400);
       const unnamed = await client.call('POST', '/api/server', { name: '', kind: 'tcp' });
       expect(unnamed.status).toBe(400);
