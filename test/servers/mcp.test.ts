@@ -61,6 +61,13 @@ async function connectClient(url: string, transport: 'streamable' | 'sse'): Prom
 
 describe('MCP server', () => {
   for (const transport of ['streamable', 'sse'] as const) {
+    it(`without serverName and version, clients see the server's name and 1.0.0, no instructions, at /mcp and /sse (${transport})`, async () => {
+      const { server } = await mcpServer({ tools: [{ name: 'only', result: 'x' }] });
+      const client = await connectClient(server!.url, transport);
+      expect(client.getServerVersion()).toMatchObject({ name: 'Tools', version: '1.0.0' });
+      expect(client.getInstructions() ?? '').toBe('');
+    });
+
     it(`serves tools, resources and prompts (${transport})`, async () => {
       const { server } = await mcpServer();
       const client = await connectClient(server!.url, transport);
