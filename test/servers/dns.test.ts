@@ -1,5 +1,6 @@
 /** The DNS server against Debian's kdig over UDP and TCP; every record answers loopback addresses. */
 import dgram from 'node:dgram';
+import dns from 'node:dns';
 import net from 'node:net';
 import dnsPacket from 'dns-packet';
 import { describe, expect, it } from 'vitest';
@@ -213,6 +214,20 @@ describe('DNS server', () => {
     expect(await short(server!.port, 'elsewhere.test', 'A')).toEqual(['127.0.0.7']);
     expect(await short(server!.port, 'api.example.test', 'A')).toEqual(['127.0.0.1']);
     expect((handle.traffic.recent()[0] as DnsRecord).note).toBe(`from upstream 127.0.0.1:${upstream.server!.port}`);
+  });
+
+  it('upstream system forwards to the first server of this computer\'s resolver (read at each query)', async () => {
+    const upstream = await dnsServer({ records: [{ name: 'elsewhere.test', type: 'A', value: '127.0.0.8' }] });
+    const { server, handle } = await dnsServer({ records: RECORDS, upstream: 'system' });
+    const before = dns.getServers();
+    try {
+      // The server runs in this process: Node's resolver settings are this computer's resolver for it.
+      dns.setServers([`127.0.0.1:${upstream.server!.port}`]);
+      expect(await short(server!.port, 'elsewhere.test', 'A')).toEqual(['127.0.0.8']);
+      expect((handle.traffic.recent()[0] as DnsRecord).note).toBe('from upstream system');
+    } finally {
+      dns.setServers(before);
+    }
   });
 
   it("writes an upstream's CAA values in its traffic as kdig shows them (\\DDD), not as U+FFFD", async () => {
