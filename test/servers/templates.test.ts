@@ -209,15 +209,15 @@ describe('mock API answer templates (8.2)', () => {
       ],
       environments: { dev: [{ key: 'a', value: 'env-a' }, { key: 'b', value: 'env-b' }, { key: 'envSecret', value: '', secret: true }] },
       servers: {
-        api: { name: 'API', http: { routes: [{ path: '/v', body: '{{a}} {{b}} {{c}} {{token}} {{envSecret}} {{off}} {{undefined}} {{nested}} {{$unknownDynamic}}' }] } },
+        api: { name: 'API', http: { routes: [{ path: '/v', body: '{{a}} {{b}} {{c}} {{token}} {{envSecret}} {{off}} {{undefined}} {{nested}} {{$unknownDynamic}} {{g}}' }] } },
       },
     });
     // What scripts set: `b` in the environment is used, `c` in the collection is not (spec 8.2: the
-    // workspace variables' saved values).
-    const scripted: Record<string, Record<string, string>> = { 'environment:dev': { b: 'script-b' }, collection: { c: 'script-c' } };
+    // workspace variables' saved values; "Globals are not used": `g` a script set globally stays as written).
+    const scripted: Record<string, Record<string, string>> = { 'environment:dev': { b: 'script-b' }, collection: { c: 'script-c' }, globals: { g: 'global-g', c: 'global-c' } };
     const handle = await serve(root, { environment: 'dev', overrides: { a: 'cli-a' }, scriptValues: async (scope: string) => scripted[scope] ?? {} });
     const body = (await send(`${handle.servers[0]!.url}/v`)).body;
-    expect(body).toMatch(/^cli-a script-b ws-c \{\{token\}\} \{\{envSecret\}\} \{\{off\}\} \{\{undefined\}\} <script-b\|\d+> \{\{\$unknownDynamic\}\}$/);
+    expect(body).toMatch(/^cli-a script-b ws-c \{\{token\}\} \{\{envSecret\}\} \{\{off\}\} \{\{undefined\}\} <script-b\|\d+> \{\{\$unknownDynamic\}\} \{\{g\}\}$/);
   });
 
   it('dynamic values give a new value at every occurrence; request values are never expanded again', async () => {
