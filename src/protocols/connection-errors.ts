@@ -62,8 +62,13 @@ export function connectionError(error: unknown, host: string, hostname: string):
     return new SendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
   }
   // Node's HTTP parser refused the answer (a WebSocket upgrade, Socket.IO's or MCP's requests):
-  // the port most often belongs to something else. Large headers are the HTTP client's to word.
-  if (code.startsWith('HPE_') && code !== 'HPE_HEADER_OVERFLOW') {
+  // the port most often belongs to something else.
+  // Endless or huge headers: Ferry's pools (undici) read 1 MB of them, node:http (a WebSocket
+  // upgrade, Socket.IO's long-polling) Node's 16 KB.
+  if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
+    return new SendError(`${host} answered with response headers larger than Ferry reads (${code === 'HPE_HEADER_OVERFLOW' ? "16 KB, Node's limit for this connection" : '1 MB in all'}); check the URL's port.`, 'protocol');
+  }
+  if (code.startsWith('HPE_')) {
     return new SendError(`${host} answered something that is not valid HTTP: ${message.split('\n')[0]!.trim()} (${code}); check the URL's port.`, 'protocol');
   }
   return undefined;

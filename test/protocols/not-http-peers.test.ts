@@ -7,6 +7,40 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, sendRequest } from './streaming-send.js';
 
+describe('a peer that answers with headers that never end', () => {
+  let server: net.Server;
+  let host: string;
+  beforeAll(async () => {
+    server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => {
+        socket.write('HTTP/1.1 101 Switching Protocols\r\n');
+        const line = Buffer.from(`X-More: ${'a'.repeat(1000)}\r\n`);
+        const more = () => {
+          while (!socket.destroyed && socket.write(line));
+        };
+        socket.on('drain', more);
+        more();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    host = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const cases: Array<[string, () => Record<string, unknown>, string, string]> = [
+    ['websocket', () => ({ url: `ws://${host}/` }), 'websocket', "16 KB, Node's limit for this connection"],
+    ['socketio (polling)', () => ({ url: `http://${host}/`, socketio: { transport: 'polling' } }), 'socketio', "16 KB, Node's limit for this connection"],
+    ['mcp (auto)', () => ({ url: `http://${host}/mcp`, mcp: { transport: 'auto', call: 'tool', name: 'x' } }), 'mcp', '1 MB in all'],
+  ];
+  for (const [label, fields, kind, limit] of cases) {
+    it(`${label}: named as headers past the limit, at once (it read as the parser's words, MCP after trying HTTP+SSE)`, async () => {
+      const error = await failure(sendRequest(kind as 'websocket', { ...fields(), settings: { timeoutMs: 5000 } }));
+      expect(error.message).toBe(`${host} answered with response headers larger than Ferry reads (${limit}); check the URL's port.`);
+    });
+  }
+});
+
 describe('a peer that answers with something that is not HTTP', () => {
   let server: net.Server;
   let host: string;
