@@ -76,7 +76,7 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
     // https:// and wss:// trust caFiles and send the host's client certificate, as HTTP does
     // (typed for browsers as strings; the Node transports hand them to tls.connect).
     ...(context.agents.targetTls(server) as Record<string, never>),
-    // Typed for browsers (a string); the Node transports (ws, xmlhttprequest-ssl) take an http.Agent.
+    // Typed for browsers (a string); the Node transports (ws, polling.ts's node:http) take an http.Agent.
     ...(tunnel.agent ? { agent: tunnel.agent as unknown as string } : {}),
     query: Object.fromEntries(url.searchParams),
     autoConnect: false,
