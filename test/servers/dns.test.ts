@@ -39,6 +39,20 @@ async function kdig(port: number, name: string, type: string, ...flags: string[]
   return stdout.toString();
 }
 
+/** One datagram to the server over a real UDP socket, and its answer. */
+async function udpAsk(port: number, query: Buffer): Promise<Buffer> {
+  const client = dgram.createSocket('udp4');
+  try {
+    return await new Promise<Buffer>((resolve, reject) => {
+      client.once('message', resolve);
+      client.once('error', reject);
+      client.send(query, port, '127.0.0.1');
+    });
+  } finally {
+    client.close();
+  }
+}
+
 const short = async (port: number, name: string, type: string, ...flags: string[]) => (await kdig(port, name, type, '+short', ...flags)).trim().split('\n').filter(Boolean);
 
 describe('DNS server', () => {
@@ -77,6 +91,29 @@ describe('DNS server', () => {
     // A truncated answer and an NXDOMAIN keep it too.
     expect(await kdig(server!.port, 'many.example.test', 'A', '+edns', '+bufsize=512', '+notcp', '+ignore')).toMatch(/Flags: qr aa tc rd;[\s\S]*EDNS PSEUDOSECTION/);
     expect(await kdig(server!.port, 'nothing.example.test', 'A', '+edns')).toMatch(/NXDOMAIN[\s\S]*EDNS PSEUDOSECTION/);
+  });
+
+  it('answers SERVFAIL, REFUSED and NOTIMP to an EDNS query with an OPT record too (RFC 6891 6.1.1), and without one to a plain query', async () => {
+    // Port 1 on loopback: nothing listens, so the upstream fails at once (SERVFAIL without waiting).
+    const { server } = await dnsServer({ records: RECORDS, upstream: '127.0.0.1:1' });
+    const port = server!.port;
+    const plain = (await dnsServer({ records: RECORDS })).server!.port;
+    for (const transport of ['+notcp', '+tcp']) {
+      const answers = [
+        await kdig(port, 'nothing.example.test', 'A', '+edns', transport),
+        await kdig(plain, 'api.example.test', 'A', '-c', 'CH', '+edns', transport),
+      ];
+      expect(answers[0]).toMatch(/status: SERVFAIL/);
+      expect(answers[1]).toMatch(/status: REFUSED/);
+      for (const answer of answers) expect(answer).toMatch(/ADDITIONAL: 1[\s\S]*EDNS PSEUDOSECTION:[\s\S]*Version: 0[\s\S]*UDP size: 1232 B/);
+      expect(await kdig(port, 'nothing.example.test', 'A', '+noedns', transport)).toMatch(/status: SERVFAIL[\s\S]*ADDITIONAL: 0/);
+    }
+    // A NOTIFY (opcode 4) and a zone transfer with EDNS, from dns-packet: NOTIMP and REFUSED carry the OPT record as well.
+    const withOpt = { additionals: [{ type: 'OPT', name: '.', udpPayloadSize: 1232 } as dnsPacket.Answer] };
+    const notify = Buffer.from(dnsPacket.encode({ type: 'query', id: 7, flags: 4 << 11, questions: [{ name: 'example.test', type: 'SOA' }], ...withOpt }));
+    const axfr = Buffer.from(dnsPacket.encode({ type: 'query', id: 8, questions: [{ name: 'example.test', type: 'AXFR' }], ...withOpt }));
+    const answers = [dnsPacket.decode(await udpAsk(plain, notify)), dnsPacket.decode(await udpAsk(plain, axfr))];
+    expect(answers.map((a) => [(a as { rcode?: string }).rcode, a.additionals?.map((r) => r.type)])).toEqual([['NOTIMP', ['OPT']], ['REFUSED', ['OPT']]]);
   });
 
   it('answers BADVERS (with an OPT of version 0) to an EDNS version it does not speak, as RFC 6891 6.1.3 requires', async () => {

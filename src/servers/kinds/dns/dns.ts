@@ -186,17 +186,21 @@ class DnsKind implements SocketKindInstance {
       this.#record({ ...base, rcode: 'not answered', answers: 0, why: 'a response (QR set), not a query: answering it could loop between two servers' }, start, raw.length, 0);
       return undefined;
     }
+    // A query with EDNS (an OPT record) gets one back in every answer, errors too (RFC 6891 6.1.1:
+    // responders MUST include it); without it, resolvers such as systemd-resolved take the server
+    // for one that drops EDNS and fall back to plain DNS.
+    const edns = opt(query) !== undefined ? { additionals: [ANSWER_OPT] } : {};
     const opcode = (query.flags ?? 0) & OPCODE_BITS;
     if (opcode !== 0) {
       // A dynamic UPDATE or a NOTIFY answered as a query of its zone read as done (knsupdate
       // said so) while nothing changed: NOTIMP, with the opcode kept, as RFC 1035 asks and Knot does.
-      const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: opcode | NOTIMP | rd, questions: question === undefined ? [] : [question] });
+      const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: opcode | NOTIMP | rd, questions: question === undefined ? [] : [question], ...edns });
       const name = OPCODES[opcode >> 11] ?? `OPCODE ${opcode >> 11}`;
       this.#record({ ...base, type: `${name} ${base.type}`.trim(), rcode: 'NOTIMP', answers: 0, why: `not done: this server answers queries only (opcode QUERY), not ${name}` }, start, raw.length, answer.length);
       return answer;
     }
     if (question === undefined) {
-      const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: FORMERR | rd, questions: [] });
+      const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: FORMERR | rd, questions: [], ...edns });
       this.#record({ ...base, rcode: 'FORMERR', answers: 0 }, start, raw.length, answer.length);
       return answer;
     }
@@ -219,7 +223,7 @@ class DnsKind implements SocketKindInstance {
     if (question.type === 'AXFR' || question.type === 'IXFR') {
       // The records are no zone to transfer: refused, as BIND refuses a transfer not allowed (an
       // empty NOERROR left kdig saying the first record "isn't SOA").
-      const refused = encode({ type: 'response', id: query.id, flags: REFUSED | rd, questions: [question] });
+      const refused = encode({ type: 'response', id: query.id, flags: REFUSED | rd, questions: [question], ...edns });
       this.#record({ ...base, rcode: 'REFUSED', answers: 0, why: `zone transfers are not served: the records are in ${this.context.file}` }, start, raw.length, refused.length);
       return refused;
     }
@@ -242,21 +246,17 @@ class DnsKind implements SocketKindInstance {
         this.#record({ ...base, rcode: rcodeOf(relayed), answers: answerCount(relayed), upstream: upstream.label, records: relayedLines(relayed) }, start, raw.length, relayed.length);
         return relayed;
       }
-      const failed = encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question] });
+      const failed = encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question], ...edns });
       const why = chosen === undefined ? 'system (none configured)' : self ? `${chosen.label}, which is this server itself` : busy ? `${chosen.label}, not asked: ${MAX_FORWARDING} queries already wait for it` : chosen.label;
       this.#record({ ...base, rcode: 'SERVFAIL', answers: 0, upstream: why }, start, raw.length, failed.length);
       return failed;
     }
     if (!inClass) {
-      const refused = encode({ type: 'response', id: query.id, flags: REFUSED | rd, questions: [question] });
+      const refused = encode({ type: 'response', id: query.id, flags: REFUSED | rd, questions: [question], ...edns });
       this.#record({ ...base, rcode: 'REFUSED', answers: 0 }, start, raw.length, refused.length);
       return refused;
     }
     const rcode = found.unknown ? NXDOMAIN : 0;
-    // A query with EDNS (an OPT record) gets one back (RFC 6891 6.1.1: responders MUST include
-    // it); without it, resolvers such as systemd-resolved take the server for one that drops
-    // EDNS and fall back to plain DNS.
-    const edns = opt(query) !== undefined ? { additionals: [ANSWER_OPT] } : {};
     const packet: Packet = { type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | rd | rcode, questions: [question], answers: found.answers, ...edns };
     let answer = encode(packet);
     let truncated = false;
