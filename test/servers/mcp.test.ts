@@ -117,6 +117,16 @@ describe('MCP server', () => {
     expect(await client.callTool({ name: 'get_weather', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'two' }] });
   });
 
+  it('refuses at load a resource URI that repeats a {part} (a/{x}/{x}): one name cannot hold two values, naming the part', async () => {
+    const { failures } = await mcpServer({ resources: [{ uri: 'file:///ok.txt', text: 'ok' }, { uri: 'notes://{x}/{y}/{x}', name: 'Twice', text: '{{params.x}}' }] });
+    expect(failures[0]?.message).toBe('servers/tools.yaml: mcp.resources[2]: uri "notes://{x}/{y}/{x}" has the part {x} twice; give each part a name of its own, such as {x} and {x2}.');
+    // Two parts of different names still load and match.
+    const { failures: none, server } = await mcpServer({ resources: [{ uri: 'notes://{x}/{x2}', text: '{{params.x}}-{{params.x2}}' }] });
+    expect(none).toEqual([]);
+    const client = await connectClient(server!.url.replace(/\/mcp$/, ''), 'streamable');
+    expect((await client.readResource({ uri: 'notes://a/b' })).contents[0]).toMatchObject({ text: 'a-b' });
+  });
+
   it('refuses at load a path clients cannot reach: without a leading /, or the legacy transport\'s /sse or /messages', async () => {
     const { failures } = await mcpServer({ ...MCP, path: 'mcp' });
     expect(failures[0]?.message).toBe('servers/tools.yaml: mcp.path: "mcp" does not start with /; write it as a URL path, such as /mcp.');

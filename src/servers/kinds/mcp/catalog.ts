@@ -137,6 +137,9 @@ function uriMatcher(uri: string, where: string): (candidate: string) => Record<s
   let source = '^';
   let at = 0;
   for (const m of uri.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+    // One name, one value: `{{params.x}}` could show only one of two, and matching only equal
+    // values would need a backreference, which the linear-time engine has not.
+    if (names.includes(m[1]!)) throw new ServerError(`${where}: uri ${JSON.stringify(uri)} has the part {${m[1]}} twice; give each part a name of its own, such as {${m[1]}} and {${m[1]}2}.`);
     source += escape(uri.slice(at, m.index)) + '([^/]+)';
     names.push(m[1]!);
     at = m.index + m[0].length;
