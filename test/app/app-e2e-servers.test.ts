@@ -138,10 +138,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     expect(await askedByEsc).toBe('Discard your changes to this server? (Cancel, then Save to keep them.)');
     expect(await yaml.textContent()).toContain('sometimes');
 
-    // Another editor changes the file meanwhile: the save is refused with the file kept, and
-    // Keep mine saves over the version the refusal gave.
+    // Another editor changes the file meanwhile: the bar says so at once; the save is refused
+    // with the file kept, and Keep mine saves over the version the refusal gave.
     const outside = `${before}  greeting: from another editor\n`;
     await fs.writeFile(file, outside);
+    await editor.getByRole('group', { name: 'Changed on disk' }).waitFor({ timeout: 10_000 });
     await yaml.click();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText('mode: rules\nrules:\n  - match: exact\n    pattern: ping\n    reply: pong {{who}}\n');

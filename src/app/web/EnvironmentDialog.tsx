@@ -60,7 +60,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       const held = now.current;
       if (saving.current || stableJson(env.variables) === stableJson(held.base)) return;
       if (held.edited) {
-        setError(null);
+        // A refused save's message, if any, stays: it says the same, and more.
         setConflict(env.variables);
         setChangedOnDisk(true);
         return;
@@ -146,7 +146,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       {conflict && (
         <ConflictBar
           file={conflict}
-          message={changedOnDisk ? 'These variables changed on disk while you were editing them.' : undefined}
+          message={changedOnDisk && !error ? 'These variables changed on disk while you were editing them.' : undefined}
           setBase={setBase}
           show={(file) => { setRows(file); setLoaded(JSON.stringify({ name, rows: file })); setError(null); }}
           save={(file) => void save(file)}

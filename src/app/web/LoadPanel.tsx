@@ -292,7 +292,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
           {conflict && (
             <ConflictBar
               file={conflict}
-              message={changedOnDisk ? `loadtests/${selected}.yaml changed on disk while you were editing it.` : undefined}
+              message={changedOnDisk && !error ? `loadtests/${selected}.yaml changed on disk while you were editing it.` : undefined}
               setBase={setSaved}
               show={(file) => { setDraft(file); setError(null); }}
               save={(file) => void save(file)}

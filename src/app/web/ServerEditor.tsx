@@ -142,7 +142,7 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
       {conflict && (
         <ConflictBar
           file={conflict}
-          message={changedOnDisk ? `${conflict.file} changed on disk while you were editing it.` : undefined}
+          message={changedOnDisk && !problem ? `${conflict.file} changed on disk while you were editing it.` : undefined}
           setBase={(file) => { base.current = file.server; }}
           show={(file) => { show(file); setProblem(null); }}
           save={(file) => void save(file.server)}
