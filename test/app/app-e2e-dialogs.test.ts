@@ -617,4 +617,31 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
       await other.close();
     }
   }, 60_000);
+
+  it('an edit whose save was refused for what it holds (an empty name) is not dropped by opening another request: it asks first', async () => {
+    await fs.writeFile(req('Refused.yaml'), 'name: Refused\nurl: http://127.0.0.1:1/a\n');
+    await fs.writeFile(req('Elsewhere.yaml'), 'name: Elsewhere\nurl: http://127.0.0.1:1/b\n');
+    await page.getByRole('treeitem', { name: /Elsewhere/ }).waitFor({ timeout: 10_000 });
+    await page.getByRole('treeitem', { name: /Refused/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Refused');
+    await page.getByLabel('Request name').fill('');
+    await page.getByLabel('URL').fill('http://127.0.0.1:1/typed');
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved: A name cannot be empty' }).count(), { timeout: 5_000 }).toBe(1);
+    dialogs.length = 0;
+    confirmAnswer = false;
+    try {
+      await page.getByRole('treeitem', { name: /Elsewhere/ }).click();
+      await expect.poll(() => dialogs.length, { timeout: 5_000 }).toBe(1);
+    } finally {
+      confirmAnswer = true;
+    }
+    expect(dialogs[0]).toBe('Your edit of Refused.yaml is not saved: A name cannot be empty; give a name of 1 to 200 characters. Discard it and open Elsewhere.yaml? (Cancel keeps it: fix it, and it is saved as you type.)');
+    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:1/typed');
+    await page.getByLabel('Request name').fill('Refused');
+    await expect.poll(() => fs.readFile(req('Refused.yaml'), 'utf8'), { timeout: 5_000 }).toContain('/typed');
+    // Saved now: opening another request asks nothing.
+    await page.getByRole('treeitem', { name: /Elsewhere/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Elsewhere');
+    expect(dialogs).toHaveLength(1);
+  }, 60_000);
 });

@@ -113,6 +113,8 @@ export function App() {
   const saving = useRef<Promise<unknown>>(Promise.resolve());
   /** The editor's last save was refused because another Ferry process held the workspace's write lock: it is tried again, and kept when switching away unless the user says otherwise. */
   const waitsForLock = useRef(false);
+  /** Why the editor's last save was refused for its content (an empty name): the edit is kept, and leaving it asks first. */
+  const saveRefused = useRef<string | null>(null);
   /** A move or rename of the app's own in flight: a file missing meanwhile is that move, not a deletion. */
   const moving = useRef<Promise<unknown>>(Promise.resolve());
   const sendId = useRef<string | null>(null);
@@ -201,6 +203,7 @@ export function App() {
         const saved = await api.put<{ path: string; request: RequestFile; notices?: string[] }>('/api/request', { path, request, base });
         onDisk.current = stableJson(saved.request);
         waitsForLock.current = false;
+        saveRefused.current = null;
         // A refusal of an earlier save (an empty name, another process's lock) no longer holds: saying it now would be wrong.
         setNotice((shown) => (saved.notices ? saved.notices.join(' ') : shown?.startsWith('Not saved:') ? null : shown));
         if (saved.path !== path && selectedRef.current === path) {
@@ -220,7 +223,10 @@ export function App() {
           setNotice(`Not saved: ${(e as Error).message} Your edit stays in the editor; the app tries again in ${BUSY_RETRY_MS / 1000} s (Ctrl+S: now).`);
           waitsForLock.current = true;
           if (saveTimer.current === undefined) saveTimer.current = window.setTimeout(() => void saveNow(), BUSY_RETRY_MS);
-        } else setNotice(`Not saved: ${(e as Error).message}`);
+        } else {
+          setNotice(`Not saved: ${(e as Error).message}`);
+          if (selectedRef.current === path) saveRefused.current = (e as Error).message;
+        }
       }
     });
     return saving.current;
@@ -246,6 +252,9 @@ export function App() {
       saveTimer.current = undefined;
       waitsForLock.current = false;
     }
+    // Refused for what it holds (an empty name): opening another request would drop it silently.
+    if (saveRefused.current && !window.confirm(`Your edit of ${selectedRef.current} is not saved: ${saveRefused.current} Discard it and open ${path}? (Cancel keeps it: fix it, and it is saved as you type.)`)) return;
+    saveRefused.current = null;
     unsavedRef.current = null;
     setUnsaved(null);
     try {
@@ -472,7 +481,7 @@ export function App() {
     // Closing or reloading the page within the save delay, or with an unsaved request open, would
     // lose the edits: the pending save starts now, and the browser asks before leaving.
     const onLeave = (e: BeforeUnloadEvent) => {
-      if (saveTimer.current === undefined && !unsavedRef.current) return;
+      if (saveTimer.current === undefined && !unsavedRef.current && !saveRefused.current) return;
       void saveNow();
       e.preventDefault();
       e.returnValue = '';
