@@ -481,6 +481,20 @@ describe('requests and connections', () => {
     }
   });
 
+  it('timeoutMs left out is the application setting; 0 is no limit, whatever the setting (2.12)', async () => {
+    const stages = [{ durationSecs: 0, target: 1 }, { durationSecs: 0.3, target: 1 }];
+    const unset = await setup({ model: 'virtualUsers', stages }, { Slow: '/slow?delay=700' });
+    const cut = (await unset.run({ settings: { ...DEFAULT_SETTINGS, timeoutMs: 200 } })).targets[0]!;
+    expect(cut.errors.timeout).toBe(cut.count);
+    expect(cut.errorReasons).toEqual({ timeout: 'no answer within 200 ms' });
+    await server!.close();
+    const unlimited = await setup({ model: 'virtualUsers', timeoutMs: 0, stages }, { Slow: '/slow?delay=700' });
+    const answered = (await unlimited.run({ settings: { ...DEFAULT_SETTINGS, timeoutMs: 200 } })).targets[0]!;
+    expect(answered.count).toBeGreaterThan(0);
+    expect(answered.errors.total).toBe(0);
+    expect(answered.statuses).toEqual({ 200: answered.count });
+  });
+
   it('httpVersion http2 over http:// speaks HTTP/2 at once (prior knowledge), as a run does, not HTTP/1.1', async () => {
     // A server that speaks only cleartext HTTP/2 (h2c), as gRPC and many service meshes do.
     const h2c = http2.createServer();
@@ -495,6 +509,8 @@ describe('requests and connections', () => {
       const url = `http://127.0.0.1:${(h2c.address() as AddressInfo).port}/h2`;
       const files = {
         'loadtests/t.yaml': { name: 'T', model: 'arrivalRate', httpVersion: 'http2', targets: [{ request: 'H2.yaml' }], stages: [{ durationSecs: 0, target: 10 }, { durationSecs: 0.5, target: 10 }] },
+        // Without httpVersion, the application setting decides (2.12).
+        'loadtests/u.yaml': { name: 'U', model: 'arrivalRate', targets: [{ request: 'H2.yaml' }], stages: [{ durationSecs: 0, target: 10 }, { durationSecs: 0.5, target: 10 }] },
         'requests/H2.yaml': { name: 'H2', method: 'GET', url },
       };
       const { ws, data } = await openedWorkspace(files);
@@ -502,6 +518,9 @@ describe('requests and connections', () => {
       expect(result.overall.statuses).toEqual({ 200: 5 });
       expect(result.overall.errors.total).toBe(0);
       expect(versions).toEqual(Array(5).fill('GET /h2'));
+      const bySetting = await runLoadTest({ workspace: ws, id: 'u', data, settings: { ...DEFAULT_SETTINGS, httpVersion: 'http2' }, workers: 1 });
+      expect(bySetting.overall.statuses).toEqual({ 200: 5 });
+      expect(versions).toHaveLength(10);
     } finally {
       await new Promise<void>((resolve) => h2c.close(() => resolve()));
     }
