@@ -297,6 +297,24 @@ describe('mqtt: brokers that refuse or close', () => {
     }
   });
 
+  it('with the mqtt section left out, CONNECT says the spec defaults: MQTT 3.1.1, clean session, keep-alive 30 s, a new random client id per connection (2.8)', async () => {
+    const connects: mqttPacket.IConnectPacket[] = [];
+    const broker = await startScriptedBroker((socket, packet) => {
+      if (packet.cmd === 'connect') {
+        connects.push(packet);
+        socket.write(CONNACK);
+      }
+    });
+    try {
+      for (let i = 0; i < 2; i++) await sendRequest('mqtt', { url: broker.url, settings: { stream: { timeoutMs: 50 } } });
+      expect(connects.map((c) => [c.protocolId, c.protocolVersion, c.clean, c.keepalive])).toEqual([['MQTT', 4, true, 30], ['MQTT', 4, true, 30]]);
+      expect(connects[0]!.clientId).not.toBe('');
+      expect(connects[1]!.clientId).not.toBe(connects[0]!.clientId);
+    } finally {
+      await broker.close();
+    }
+  });
+
   it('a broker that accepts and then stops answering (no PINGRESP) fails naming the keep-alive (it read "talking MQTT with … failed: Keepalive timeout")', async () => {
     const broker = await startScriptedBroker((socket, packet) => {
       if (packet.cmd === 'connect') socket.write(CONNACK);
