@@ -161,7 +161,7 @@ describe('closed model (virtualUsers)', () => {
     expect(late).toEqual(new Set(['/use/tok-1', '/use/tok-4']));
   });
 
-  it('follows weights (0 is never sent) and passes captures to later targets of the same user', async () => {
+  it('follows weights (0 is never sent; a disabled target neither) and passes captures to later targets of the same user', async () => {
     const { run, server } = await setup(
       {
         model: 'virtualUsers',
@@ -171,12 +171,14 @@ describe('closed model (virtualUsers)', () => {
           { request: 'Login.yaml', weight: 1, captures: [{ variable: 'token', path: 'data.token' }, { variable: 'uid', from: 'header', path: 'x-id' }] },
           { request: 'Use.yaml', weight: 3 },
           { request: 'Never.yaml', weight: 0 },
+          { request: 'Off.yaml', weight: 5, enabled: false },
         ],
       },
-      { Login: '/login', Use: '/use/{{uid}}?t={{token}}', Never: '/never' },
+      { Login: '/login', Use: '/use/{{uid}}?t={{token}}', Never: '/never', Off: '/off' },
     );
     const result = await run();
     expect(server.byPath.get('/never')).toBeUndefined();
+    expect(server.byPath.get('/off')).toBeUndefined();
     const uses = server.seen.filter((s) => s.path.startsWith('/use/'));
     expect(uses.length).toBeGreaterThan(0);
     const logins = server.byPath.get('/login')!;
