@@ -87,6 +87,16 @@ describe('TCP relay', () => {
     expect(record.detail.preview).toMatch(new RegExp(`^127\\.0\\.0\\.1:${target} does not answer TLS \\([^)]+\\): it may be a plain TCP server; set proxy\\.upstreamTls to false, or check the port$`));
   });
 
+  it('the target is not templated (8.2): a variable in it stays as written and is refused at load', async () => {
+    const target = await echoServer(false);
+    const root = await makeWorkspace({
+      variables: [{ key: 'port', value: String(target) }],
+      servers: { wire: { name: 'Wire', kind: 'tcpProxy', proxy: { target: '127.0.0.1:{{port}}' } } },
+    });
+    const handle = await serve(root);
+    expect(handle.failures[0]!.message).toMatch(/^servers\/wire\.yaml: proxy\.target: "127\.0\.0\.1:\{\{port\}\}" is not host:port/);
+  });
+
   it('closes the target connection when the client goes, and refuses an empty target at load', async () => {
     const target = await echoServer(false);
     const { server } = await relay({ target: `127.0.0.1:${target}` });
