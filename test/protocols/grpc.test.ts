@@ -282,6 +282,22 @@ describe('gRPC', () => {
     for (const error of [method, field, typed, broken, outside, folder]) expect(error.message).not.toContain('\n');
   });
 
+  it('protoFiles are relative to the workspace folder or absolute (2.8); one outside the folder only when files outside are allowed', async () => {
+    const say = { url: peer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"text":"abs"}' } };
+    const request = (file: string) => requestSchema.parse({ name: 'g', kind: 'grpc', settings: { timeoutMs: 5000 }, ...say, grpc: { protoFiles: [file] } });
+    // Absolute, inside the workspace folder (the tests' workspace is the repository).
+    const inside = await sendWith(grpcKind, request(path.resolve('test/fixtures/grpc/echo.proto')));
+    expect(json(inside)).toMatchObject({ text: 'hello abs' });
+    // Absolute, outside it: refused, then read once allowed.
+    const elsewhere = await tempDir();
+    await fs.cp('test/fixtures/grpc', elsewhere, { recursive: true }); // echo.proto and what it imports
+    const outsideFile = path.join(elsewhere, 'echo.proto');
+    expect((await failure(sendWith(grpcKind, request(outsideFile)))).message).toBe(
+      `grpc.protoFiles ${outsideFile} lies outside the workspace folder; Ferry reads such files only when allowed (ferry run --allow-files-outside, or the setting filesOutsideWorkspace).`,
+    );
+    expect(json(await sendWith(grpcKind, request(outsideFile), undefined, { allowFilesOutside: true }))).toMatchObject({ text: 'hello abs' });
+  });
+
   it('an import found nowhere is named with the file importing it and the folders searched, before compiling (no Node warning, no one guessed path)', async () => {
     const root = await tempDir();
     await fs.mkdir(path.join(root, 'protos', 'inc'), { recursive: true });
