@@ -71,6 +71,16 @@ function openWebSocket(prepared: PreparedRequest, context: SendContext, session:
     if (socket.readyState !== WebSocket.CLOSING) return;
     session.fail(new SendError(`${url.host} flooded the connection with WebSocket pings without reading Ferry's pongs (${MAX_PENDING_PONGS} pongs waiting to be sent), so Ferry closed the connection; the server must read what it is sent.`, 'protocol'));
   });
+  socket.on('open', () => {
+    // ws says 'close' only once the TCP connection is gone: a server that sends its close frame and
+    // keeps the connection held the request 30 s (ws's own wait). The close frame ends reading;
+    // ws's receiver (no public event for it) says when it came.
+    const receiver = (socket as unknown as { _receiver?: NodeJS.EventEmitter })._receiver;
+    receiver?.once('conclude', (code: number, reason: Buffer) => {
+      opened.closed = { code, reason: reason.toString('utf8') };
+      session.messages?.closed();
+    });
+  });
   socket.on('close', (code, reason) => {
     opened.closed = { code, reason: reason.toString('utf8') };
     if (session.messages) session.messages.closed();
@@ -265,10 +275,16 @@ export function pairs(raw: string[]): [string, string][] {
   return out;
 }
 
-/** Closes politely when open (close frame 1000), cuts the socket otherwise or when the server does not answer the close. */
+/**
+ * Closes politely when open (close frame 1000); once the close frames are exchanged (the server's
+ * came first), lets ws end the socket after what it still has to write; cuts the socket when
+ * connecting, or when the server does not let go within the grace.
+ */
 export function closeSocket(socket: WebSocket): void {
   if (socket.readyState === WebSocket.OPEN) {
     socket.close(1000);
+    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+  } else if (socket.readyState === WebSocket.CLOSING) {
     setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
   } else if (socket.readyState !== WebSocket.CLOSED) {
     socket.terminate();
