@@ -1,6 +1,7 @@
 /** MCP requests against SDK-built servers on loopback: Streamable HTTP, HTTP+SSE, and the stdio fixture program. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { commandWords, requestKind, SendError, type ProgramPolicy, type ProgramSpec, type ProtocolResult } from '../../src/protocols/index.js';
@@ -357,6 +358,18 @@ describe('MCP over stdio', () => {
     expect(seen).toMatchObject({ greeting: 'hi', cwd: process.cwd() });
     expect(result.detail).toMatchObject({ transport: 'stdio', server: { name: 'ferry-test-mcp' } });
     expect(String(result.detail?.stderr)).toContain('ferry test MCP server on stdio');
+  });
+
+  it('cwd is a folder relative to the workspace folder (2.8): the program starts there, and that folder is what is allowed', async () => {
+    const command = `"${process.execPath}" fixtures/mcp/stdio-server.mjs`;
+    const inTest: ProgramSpec = { command, cwd: path.join(process.cwd(), 'test'), env: { FERRY_TEST_GREETING: 'hi' } };
+    const result = await send({ ...fields, url: command, mcp: { ...fields.mcp, cwd: 'test' } }, allowing(inTest));
+    const seen = JSON.parse((json(result).content as Array<{ text: string }>)[0]!.text) as { cwd: string };
+    expect(seen.cwd).toBe(path.join(process.cwd(), 'test'));
+    // Allowed with the workspace folder, the same command in test/ is not allowed.
+    const policy = allowing({ ...inTest, cwd: process.cwd() });
+    expect((await failure(send({ ...fields, url: command, mcp: { ...fields.mcp, cwd: 'test' } }, policy))).message).toContain('not allowed');
+    expect(policy.asked[0]).toEqual(inTest);
   });
 
   it('a program that writes something other than MCP to stdout (a banner) and then never answers is said to have done so, not only to be slow', async () => {
