@@ -5,9 +5,11 @@
  * shared, so rates are checked within wide, stated tolerances and counts exactly where the
  * schedule makes them exact.
  */
+import { promises as fs } from 'node:fs';
 import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { markerFor } from '../../src/load/fill.js';
@@ -18,6 +20,7 @@ import { openedWorkspace } from '../runner/workspace.js';
 import { packageVersion } from '../../src/support/package-root.js';
 import { startTargetServer, type TargetServer } from './target-server.js';
 import { testCertificate } from '../support/servers/peers.js';
+import { tempDir } from '../support/temp.js';
 
 let server: TargetServer | undefined;
 afterEach(async () => {
@@ -306,6 +309,21 @@ describe('requests and connections', () => {
     expect(['ann', 'bob', 'cy'].map((n) => names.filter((x) => x === n).length)).toEqual([5, 5, 5]);
     // {{$randomInt}} is new for each request, not fixed when the target was prepared.
     expect(new Set(server.seen.map((s) => s.path.split('/')[3])).size).toBeGreaterThan(3);
+  });
+
+  it('dataFile may be absolute (2.12): one outside the workspace folder is read once files outside are allowed', async () => {
+    const elsewhere = await tempDir();
+    const rows = path.join(elsewhere, 'rows.csv');
+    await fs.writeFile(rows, 'name\nann\nbob\n');
+    const { run, server } = await setup(
+      { model: 'arrivalRate', dataFile: rows, stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.2, target: 20 }] },
+      { A: '/row/{{name}}' },
+    );
+    await expect(run()).rejects.toThrow(`loadtests/t.yaml: dataFile ${rows} lies outside the workspace folder. Move it into the workspace, or allow files outside it (ferry config set filesOutsideWorkspace true).`);
+    expect(server.seen).toHaveLength(0);
+    const result = await run({ settings: { ...DEFAULT_SETTINGS, filesOutsideWorkspace: true } });
+    expect(result.overall.count).toBeGreaterThan(0);
+    expect(new Set(server.seen.map((s) => s.path))).toEqual(new Set(['/row/ann', '/row/bob']));
   });
 
   it('sends the User-Agent and Accept a run of the request sends, and keeps the ones a request sets (spec 4.7)', async () => {
