@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import { eventually, makeWorkspace, serve, writeServer } from './helpers.js';
 import { runTool } from './kinds/tools.js';
+import { HELD_TIMINGS } from '../../src/servers/kinds/pending-timers.js';
 import { floodUntilStalled, tcpOffer } from '../support/servers/flood.js';
 
 async function tcpServer(socket: Record<string, unknown>, extra: Record<string, unknown> = {}, variables: { key: string; value: string }[] = []) {
@@ -223,6 +224,29 @@ describe('TCP server', () => {
     await eventually(async () => timers() >= before + 500);
     other.resetAndDestroy();
     await eventually(async () => timers() <= before);
+  });
+
+  it('closes a held client (not read, its delayed replies piled up) when nothing goes out for the held time: it may have left unseen', async () => {
+    HELD_TIMINGS.idleMs = 500;
+    try {
+      const { port, handle } = await tcpServer({ mode: 'rules', framing: 'line', rules: [{ match: 'any', reply: '{{message}}', delayMs: 60_000 }] });
+      const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+      const before = timers();
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise((r) => socket.once('connect', r));
+      const { stalled } = await floodUntilStalled(tcpOffer(socket, Buffer.from(`${'a'.repeat(999)}\n`.repeat(1024))), 64, 5000);
+      expect(stalled).toBe(true);
+      // The client leaves; not read, the server cannot see it go (no 'end' is read), so only the
+      // held time frees its 1,024 and more replies, not the 60 s of their delay.
+      socket.destroy();
+      await eventually(async () => handle.servers[0]!.openStreams() === 0 && timers() <= before + 10, 3000);
+      const close = (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'close')!;
+      expect(close.level).toBe('warning');
+      expect(close.note).toMatch(/^not read \(1,\d{3} delayed replies owed\) and nothing sent for 0\.5 s: closed by the server, its replies dropped$/);
+    } finally {
+      HELD_TIMINGS.idleMs = 30_000;
+    }
   });
 
   it('runs over TLS, and logs clients whose handshake fails', async () => {

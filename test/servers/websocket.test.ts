@@ -9,6 +9,7 @@ import { formatTrafficLine } from '../../src/servers/format.js';
 import { eventually, makeWorkspace, rawHead, send, serve } from './helpers.js';
 import { connect } from './kinds/ws-client.js';
 import { floodUntilStalled, webSocketOffer } from '../support/servers/flood.js';
+import { HELD_TIMINGS } from '../../src/servers/kinds/pending-timers.js';
 
 async function wsServer(websocket: Record<string, unknown>, extra: Record<string, unknown> = {}, variables: { key: string; value: string }[] = []) {
   const root = await makeWorkspace({ variables, servers: { chat: { name: 'Chat', kind: 'websocket', websocket, ...extra } } });
@@ -134,6 +135,25 @@ describe('WebSocket server', () => {
     await eventually(async () => timers() >= before + 200);
     other.ws.close();
     await eventually(async () => timers() <= before);
+  });
+
+  it('closes a held client (not read, its delayed replies piled up) when nothing goes out for the held time: it may have left unseen', async () => {
+    HELD_TIMINGS.idleMs = 500;
+    try {
+      const { url, server, handle } = await wsServer({ mode: 'rules', rules: [{ match: 'any', reply: '{{message}}', delayMs: 60_000 }] });
+      const c = await connect(url);
+      const { stalled } = await floodUntilStalled(webSocketOffer(c.ws, 'a'.repeat(1024 * 1024), false), 96, 8000);
+      expect(stalled).toBe(true);
+      // The client leaves; not read, the server cannot see it go, so only the held time frees its
+      // replies, not the 60 s of their delay.
+      c.ws.terminate();
+      await eventually(async () => server.openStreams() === 0, 3000);
+      const close = (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'close')!;
+      expect(close.detail.preview).toMatch(/^code 1006 \(not read \(\d+ delayed replies owed\) and nothing sent for 0\.5 s: closed by the server, its replies dropped\)$/);
+      expect(close.level).toBe('warning');
+    } finally {
+      HELD_TIMINGS.idleMs = 30_000;
+    }
   });
 
   it("records the client's address, not ?:0, for a connection it resets right after asking to upgrade", async () => {

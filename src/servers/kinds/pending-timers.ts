@@ -83,3 +83,26 @@ export class OwedReplies {
     this.#bytes = 0;
   }
 }
+
+/**
+ * `idleMs`: a connection held (not read: its delayed replies are past the bound) with nothing
+ * sent for this long is closed. Not read, the server cannot see its client leave (the end is
+ * never read), so a client that floods and goes would keep its replies until they are due. A
+ * field, not a constant, so tests can shorten it.
+ */
+export const HELD_TIMINGS = { idleMs: 30_000 };
+
+/**
+ * Watches `socket` while held: `onIdle` runs when nothing has gone either way for
+ * HELD_TIMINGS.idleMs while held. Returns the switch to call as the hold changes.
+ */
+export function watchHeld(socket: Pick<import('node:net').Socket, 'on' | 'setTimeout'>, onIdle: () => void): (held: boolean) => void {
+  let held = false;
+  socket.on('timeout', () => {
+    if (held) onIdle();
+  });
+  return (now) => {
+    held = now;
+    socket.setTimeout(now ? HELD_TIMINGS.idleMs : 0);
+  };
+}

@@ -16,7 +16,7 @@ import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
 import { listenStream, readAfterDrain } from '../stream-listener.js';
-import { OwedReplies, PendingTimers } from '../pending-timers.js';
+import { HELD_TIMINGS, OwedReplies, PendingTimers, watchHeld } from '../pending-timers.js';
 
 interface State extends SocketState, FramingOptions {
   greeting: Template | Buffer;
@@ -113,7 +113,13 @@ class TcpKind implements SocketKindInstance {
     // its own once both hold, so a half-closed client still gets every reply.
     let clientEnded = false;
     // Past the bound, not read until some have gone (after a drain too, if a write waits for one).
+    let heldNote: string | undefined;
+    const watch = watchHeld(socket, () => {
+      heldNote = `not read (${owed.count.toLocaleString('en-US')} delayed replies owed) and nothing sent for ${HELD_TIMINGS.idleMs / 1000} s: closed by the server, its replies dropped`;
+      socket.destroy();
+    });
     const owed = new OwedReplies(this.#timers, (held) => {
+      watch(held);
       if (held) socket.pause();
       else if (socket.writableNeedDrain) socket.once('drain', () => socket.resume());
       else socket.resume();
@@ -183,7 +189,8 @@ class TcpKind implements SocketKindInstance {
       if (!clientEnded) takeRest(true);
       owed.cancel();
       this.#sockets.delete(socket);
-      traffic.add(messageRecord('tcp', id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn, bytesOut: written() }));
+      const why = heldNote === undefined ? {} : { note: heldNote, level: 'warning' as const };
+      traffic.add(messageRecord('tcp', id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn, bytesOut: written(), ...why }));
     });
   }
 

@@ -14,7 +14,7 @@ import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptio
 import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messages/rules.js';
 import { preview, previewText, previewUtf8 } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
-import { OwedReplies, PendingTimers } from '../pending-timers.js';
+import { HELD_TIMINGS, OwedReplies, PendingTimers, watchHeld } from '../pending-timers.js';
 import { otherOriginRefused, sameOrigin } from '../same-origin.js';
 import { refuseUpgrade } from '../../listener.js';
 
@@ -120,7 +120,19 @@ class WebSocketKind implements HttpKindInstance {
     const greeting = state.greeting.render({ variables: state.variables });
     if (greeting !== '') bytesOut += this.#send(ws, peer, greeting, false);
     // Delayed replies: bounded while connected (the client is not read past the bound), gone with it.
-    const owed = new OwedReplies(this.#timers, (held) => (held ? ws.pause() : ws.resume()));
+    let heldNote: string | undefined;
+    // Why the server closed the connection, for its close record.
+    let why = '';
+    const watch = watchHeld(req.socket, () => {
+      heldNote = `not read (${owed.count.toLocaleString('en-US')} delayed replies owed) and nothing sent for ${HELD_TIMINGS.idleMs / 1000} s: closed by the server, its replies dropped`;
+      why = heldNote;
+      ws.terminate();
+    });
+    const owed = new OwedReplies(this.#timers, (held) => {
+      watch(held);
+      if (held) ws.pause();
+      else ws.resume();
+    });
 
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const bytes = data as Buffer; // binaryType nodebuffer: one Buffer per message
@@ -150,7 +162,6 @@ class WebSocketKind implements HttpKindInstance {
     });
     // A broken client or a message over the limit: 'close' follows and is recorded with why, since
     // its code is then 1006 (no close frame came back) whatever the server sent.
-    let why = '';
     ws.on('error', (error: Error & { code?: string }) => {
       why = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? 'closed with 1009: a message over 16 MB' : error.message;
     });
@@ -162,7 +173,7 @@ class WebSocketKind implements HttpKindInstance {
       const shown = this.#closing && (code === 1006 || code === 1001) && !why
         ? 'code 1001 server stopping (the server stopped)'
         : `code ${code}${reason.length > 0 ? ` ${previewUtf8(reason)}` : ''}${why ? ` (${why})` : ''}`;
-      traffic.add(messageRecord('websocket', id, 'exchange', { peer, event: 'close', preview: shown }, { start, bytesIn, bytesOut }));
+      traffic.add(messageRecord('websocket', id, 'exchange', { peer, event: 'close', preview: shown }, { start, bytesIn, bytesOut, ...(heldNote !== undefined ? { level: 'warning' as const } : {}) }));
     });
   }
 
