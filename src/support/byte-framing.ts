@@ -51,6 +51,16 @@ export class Deframer {
     this.awaiting = options.lengthBytes;
   }
 
+  /** Bytes held of a message not yet whole (0 when none is begun). */
+  get heldLength(): number {
+    return this.heldBytes;
+  }
+
+  /** `lengthPrefixed`: the bytes (prefix and content) the message begun needs, as far as known. */
+  get awaitedLength(): number {
+    return this.awaiting;
+  }
+
   /** The complete messages this chunk finishes, in order. */
   push(chunk: Buffer): Framed[] {
     if (this.options.framing === 'raw') return chunk.length > 0 ? [{ content: chunk, wire: chunk }] : [];

@@ -468,6 +468,34 @@ describe('DNS server', () => {
     );
     expect((await dnsServer({ upstream: 'dns.google' })).failures[0]!.message).toMatch(/dns\.upstream: "dns\.google" is not empty, system, or a server address/);
   });
+  it('closes a TCP client that drips one query a byte at a time (slowloris, a lying length prefix) once it is not finished in the idle time, and answers others meanwhile', async () => {
+    const saved = DNS_TIMINGS.tcpIdleMs;
+    DNS_TIMINGS.tcpIdleMs = 400;
+    try {
+      const { handle, server } = await dnsServer({ records: RECORDS });
+      const raw = net.connect(server!.port, '127.0.0.1');
+      raw.on('error', () => {});
+      await new Promise<void>((resolve) => raw.once('connect', () => resolve()));
+      const closed = new Promise<number>((resolve) => raw.once('close', () => resolve(performance.now())));
+      // The prefix promises 60,000 bytes; one comes every 100 ms, each well within the idle time.
+      raw.write(Buffer.from([60_000 >> 8, 60_000 & 255]));
+      const started = performance.now();
+      const drip = setInterval(() => raw.writable && raw.write('a'), 100);
+      try {
+        expect(await short(server!.port, 'api.example.test', 'A', '+tcp')).toEqual(['127.0.0.1']);
+        const at = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 3000))]);
+        expect(at).toBeGreaterThan(0);
+        expect(at - started).toBeLessThan(1500);
+      } finally {
+        clearInterval(drip);
+      }
+      const close = (handle.traffic.recent() as unknown as MessageRecord[]).find((r) => r.detail.event === 'close')!;
+      expect([close.level, close.note]).toEqual(['warning', expect.stringMatching(/^a query not finished in 0\.4 s \(\d+ of 60,002 bytes came\): closed by the server$/)]);
+    } finally {
+      DNS_TIMINGS.tcpIdleMs = saved;
+    }
+  });
+
   it('closes a TCP connection idle for the idle time (RFC 7766 6.2.3), not one still asking, and records it', async () => {
     const saved = DNS_TIMINGS.tcpIdleMs;
     DNS_TIMINGS.tcpIdleMs = 400;

@@ -145,6 +145,27 @@ class DnsKind implements SocketKindInstance {
       socket.destroy();
     });
     const deframer = serverDeframer({ framing: 'lengthPrefixed', lengthBytes: 2 });
+    // A query begun must be whole within the idle time: a client dripping a byte at a time (or
+    // whose length prefix promises more than it sends) kept the connection, and up to 64 KB of it,
+    // without end, since each byte restarted the idle time (as Knot's tcp-io-timeout bounds it).
+    let unfinished: NodeJS.Timeout | undefined;
+    socket.once('close', () => clearTimeout(unfinished));
+    const watchUnfinished = () => {
+      if (deframer.heldLength === 0) {
+        clearTimeout(unfinished);
+        unfinished = undefined;
+        return;
+      }
+      unfinished ??= setTimeout(() => {
+        unfinished = undefined;
+        // Not read for answers the client does not read: unfinished by the server's doing; the
+        // idle time closes it if it stays so, and the next read starts this time again.
+        if (socket.isPaused()) return;
+        const note = `a query not finished in ${idleMs / 1000} s (${deframer.heldLength.toLocaleString('en-US')} of ${deframer.awaitedLength.toLocaleString('en-US')} bytes came): closed by the server`;
+        this.context.traffic.add(messageRecord('dns', this.context.id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn: socket.bytesRead, bytesOut: socket.bytesWritten, note, level: 'warning' }));
+        socket.destroy();
+      }, idleMs);
+    };
     socket.on('data', (chunk: Buffer) => {
       let queries;
       try {
@@ -153,6 +174,7 @@ class DnsKind implements SocketKindInstance {
         socket.destroy();
         return;
       }
+      watchUnfinished();
       for (const { content } of queries) {
         void this.#answer(content, 'tcp', peer).then((answer) => {
           if (answer === undefined || socket.destroyed) return;
