@@ -60,6 +60,13 @@ describe('spec 2.8: kind-specific options of requests', () => {
   });
 });
 
+describe('spec 8.1: request settings defaults', () => {
+  it('repeat.intervalMs 1000 / repeat.timeoutMs 30000; stream.maxEvents 100 / stream.timeoutMs 10000', async () => {
+    const request = await read('request', 'name: R\nsettings:\n  repeat: {}\n  stream: {}\n');
+    expect(request.settings).toMatchObject({ repeat: { intervalMs: 1000, timeoutMs: 30000 }, stream: { maxEvents: 100, timeoutMs: 10000 } });
+  });
+});
+
 describe('spec 2.11: servers', () => {
   it('common fields: kind http, seq 0, host 127.0.0.1, port 0, autoStart false', async () => {
     expect(await read('server', 'name: S\n')).toMatchObject({ name: 'S', kind: 'http', seq: 0, host: '127.0.0.1', port: 0, autoStart: false });
