@@ -3,7 +3,7 @@ import dgram from 'node:dgram';
 import dns from 'node:dns';
 import net from 'node:net';
 import dnsPacket from 'dns-packet';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DNS_TIMINGS } from '../../src/servers/kinds/dns/dns.js';
 import type { DnsRecord } from '../../src/servers/kinds/dns/dns-traffic.js';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
@@ -570,5 +570,25 @@ describe('DNS server', () => {
     } finally {
       DNS_TIMINGS.tcpIdleMs = saved;
     }
+  });
+  it("a failure of Ferry's own while answering (made by the encoder throwing once) answers SERVFAIL with an error line, and the server goes on", async () => {
+    const { server, handle } = await dnsServer({ records: RECORDS, upstream: '' });
+    const query = dnsPacket.encode({ type: 'query', id: 777, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name: 'api.example.test' }] });
+    const encode = vi.spyOn(dnsPacket, 'encode').mockImplementationOnce(() => {
+      throw new TypeError('made to fail');
+    });
+    try {
+      const answer = dnsPacket.decode(await udpAsk(server!.port, query)) as dnsPacket.DecodedPacket & { rcode?: string };
+      expect([answer.id, answer.rcode]).toEqual([777, 'SERVFAIL']);
+    } finally {
+      encode.mockRestore();
+    }
+    // Before, the rejection went unhandled and ended ferry serve: the next query is answered.
+    expect(await short(server!.port, 'api.example.test', 'A', '+tcp')).toEqual(['127.0.0.1']);
+    const failed = (handle.traffic.recent() as DnsRecord[]).find((r) => r.summary.includes('SERVFAIL'));
+    expect([failed?.level, failed?.note]).toEqual([
+      'error',
+      "Ferry's DNS server failed unexpectedly answering this query (TypeError: made to fail). This is a bug in Ferry: please report it with the server's file; the server goes on.",
+    ]);
   });
 });

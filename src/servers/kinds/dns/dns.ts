@@ -110,7 +110,7 @@ class DnsKind implements SocketKindInstance {
     tcp.on('error', () => {});
     let closing: Promise<void> | undefined;
     udp.on('message', (query, from) => {
-      void this.#answer(query, 'udp', `${from.address}:${from.port}`).then((answer) => {
+      void this.#answerSafely(query, 'udp', `${from.address}:${from.port}`).then((answer) => {
         // An answer from the upstream can come after the server stopped: sending on the closed
         // socket threw, an unhandled rejection that ended `ferry serve`.
         if (answer !== undefined && closing === undefined) udp.send(answer, from.port, from.address);
@@ -176,7 +176,7 @@ class DnsKind implements SocketKindInstance {
       }
       watchUnfinished();
       for (const { content } of queries) {
-        void this.#answer(content, 'tcp', peer).then((answer) => {
+        void this.#answerSafely(content, 'tcp', peer).then((answer) => {
           if (answer === undefined || socket.destroyed) return;
           // A client that pipelines queries without reading the answers is not read either until
           // they have gone out (as a pipe waits for its reader), so they cannot pile up here.
@@ -184,6 +184,28 @@ class DnsKind implements SocketKindInstance {
         });
       }
     });
+  }
+
+  /**
+   * `#answer`, but a failure of Ferry's own (a bug, not the query's fault) answers SERVFAIL and says
+   * so in the traffic, instead of an unhandled rejection that would end `ferry serve` and every
+   * server in it.
+   */
+  async #answerSafely(raw: Buffer, transport: 'udp' | 'tcp', peer: string): Promise<Buffer | undefined> {
+    const start = performance.now();
+    try {
+      return await this.#answer(raw, transport, peer);
+    } catch (error) {
+      let answer: Buffer | undefined;
+      try {
+        if (raw.length >= 2) answer = Buffer.from(dnsPacket.encode({ type: 'response', id: raw.readUInt16BE(0), flags: SERVFAIL, questions: [] }));
+      } catch {
+        answer = undefined; // the encoder is what failed: the client's own timeout answers it
+      }
+      const why = `Ferry's DNS server failed unexpectedly answering this query (${String(error)}). This is a bug in Ferry: please report it with the server's file; the server goes on.`;
+      this.#record({ peer, transport, name: '', type: '', rcode: 'SERVFAIL', answers: 0, why }, start, raw.length, answer?.length ?? 0);
+      return answer;
+    }
   }
 
   /** The answer's bytes, or undefined when the query cannot even be read (no id to answer) or is a response. */
