@@ -12,6 +12,7 @@ import { api, ApiFailure, stableJson } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
 import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
+import { useDiskReread } from './disk-reread.js';
 import { saveOnCtrlS } from './save-shortcut.js';
 
 export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: string; diskChanges: number; onClose: () => void; onSaved: () => void }) {
@@ -50,28 +51,24 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   const [changedOnDisk, setChangedOnDisk] = useState(false);
   /** A save in flight: its answer says what the file holds, not a read racing it. */
   const saving = useRef(false);
-  // What the disk-change read needs now, not at the render that made it.
-  const now = useRef({ base, edited, loaded });
-  now.current = { base, edited, loaded };
-  const firstChanges = useRef(diskChanges);
-  useEffect(() => {
-    if (diskChanges === firstChanges.current || saving.current || now.current.loaded === '') return;
-    api.get<{ name: string; variables: EnvironmentVariableView[] }>(url).then((env) => {
-      const held = now.current;
-      if (saving.current || stableJson(env.variables) === stableJson(held.base)) return;
-      if (held.edited) {
-        // A refused save's message, if any, stays: it says the same, and more.
-        setConflict(env.variables);
-        setChangedOnDisk(true);
-        return;
-      }
+  useDiskReread(diskChanges, {
+    openKey: () => (saving.current || loaded === '' ? undefined : url),
+    read: () => api.get<{ name: string; variables: EnvironmentVariableView[] }>(url),
+    same: (env) => stableJson(env.variables) === stableJson(base),
+    edited: () => edited,
+    // A refused save's message, if any, stays: it says the same, and more.
+    conflict: (env) => {
+      setConflict(env.variables);
+      setChangedOnDisk(true);
+    },
+    take: (env) => {
       setName(env.name);
       setSavedName(env.name);
       setRows(env.variables);
       setBase(env.variables);
       setLoaded(JSON.stringify({ name: env.name, rows: env.variables }));
-    }, () => undefined); // gone (renamed or deleted): a save follows it or says so
-  }, [diskChanges]);
+    },
+  });
   /** A click beside the dialog, ×, or Esc: with edits, only when the user says to discard them. */
   const close = useGuardedClose(edited, 'Discard your changes to these variables? (Cancel, then Save to keep them.)', onClose);
   const shown = [...rows, { key: '', value: '', enabled: true, secret: false, stored: false }];

@@ -12,6 +12,7 @@ import { api, ApiFailure, stableJson } from './api.js';
 import { useDraftNotices } from './draft-notices.js';
 import { ConflictBar } from './ConflictBar.js';
 import { useLeaveGuard } from './guarded-close.js';
+import { useDiskReread } from './disk-reread.js';
 import { CompareCharts, fromLive, fromResult, RunCharts } from './LoadChart.js';
 import { LoadEditor } from './LoadEditor.js';
 import { onLoadEvent } from './load-events.js';
@@ -104,25 +105,20 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     if (!hidden) void loadList();
   }, [hidden, diskChanges]);
 
-  // What the disk-change read needs now, not at the render that made it.
-  const now = useRef({ selected, saved, dirty });
-  now.current = { selected, saved, dirty };
-  const firstChanges = useRef(diskChanges);
-  useEffect(() => {
-    const asked = now.current.selected;
-    if (hidden || diskChanges === firstChanges.current || !asked || !now.current.saved || saving.current) return;
-    api.get<{ loadTest: LoadTestFile }>(`/api/loadtest?id=${encodeURIComponent(asked)}`).then(({ loadTest }) => {
-      const held = now.current;
-      if (saving.current || held.selected !== asked || !held.saved || stableJson(loadTest) === stableJson(held.saved)) return;
-      if (held.dirty) {
-        setConflict(loadTest);
-        setChangedOnDisk(true);
-        return;
-      }
+  useDiskReread(diskChanges, {
+    openKey: () => (selected && saved && !saving.current ? selected : undefined),
+    read: async () => (await api.get<{ loadTest: LoadTestFile }>(`/api/loadtest?id=${encodeURIComponent(selected!)}`)).loadTest,
+    same: (loadTest) => stableJson(loadTest) === stableJson(saved),
+    edited: () => dirty,
+    conflict: (loadTest) => {
+      setConflict(loadTest);
+      setChangedOnDisk(true);
+    },
+    take: (loadTest) => {
       setSaved(loadTest);
       setDraft(loadTest);
-    }, () => undefined); // gone or broken: the list and a save say so
-  }, [hidden, diskChanges]);
+    },
+  }, hidden);
 
   // Asked again as the draft changes (and when files change on disk: a request may have gained a script); nothing runs.
   const draftNotices = useDraftNotices('/api/loadtest/notices', selected && draft && !hidden ? { id: selected, loadTest: draft } : undefined, [selected, draft, hidden, diskChanges]);

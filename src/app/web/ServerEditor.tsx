@@ -15,6 +15,7 @@ import { ConflictBar } from './ConflictBar.js';
 import type { YamlProblem } from './YamlEditor.js';
 import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
+import { useDiskReread } from './disk-reread.js';
 import type { ServerKinds } from './server-kinds.js';
 import { saveOnCtrlS } from './save-shortcut.js';
 
@@ -86,24 +87,21 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
   // ×, Close, a click beside it and Esc (as the app's other dialogs) ask first when there are edits.
   const close = useGuardedClose(edited, 'Discard your changes to this server? (Cancel, then Save to keep them.)', onClose);
 
-  // What the disk-change handler needs now, not at the render that made it.
-  const editedNow = useRef(edited);
-  editedNow.current = edited;
-  const firstChanges = useRef(diskChanges);
-  useEffect(() => {
-    if (diskChanges === firstChanges.current || saving.current) return;
-    api.get<ServerEditorView>(`/api/server?id=${encodeURIComponent(id)}`).then((read) => {
-      if (saving.current || base.current === undefined || stableJson(read.server) === stableJson(base.current)) return;
-      if (editedNow.current) {
-        setConflict(read);
-        setChangedOnDisk(true);
-        return;
-      }
+  useDiskReread(diskChanges, {
+    openKey: () => (saving.current || base.current === undefined ? undefined : id),
+    read: () => api.get<ServerEditorView>(`/api/server?id=${encodeURIComponent(id)}`),
+    same: (read) => stableJson(read.server) === stableJson(base.current),
+    edited: () => edited,
+    conflict: (read) => {
+      setConflict(read);
+      setChangedOnDisk(true);
+    },
+    take: (read) => {
       show(read);
       setConflict(null);
       setProblem(null);
-    }, () => undefined); // gone or broken: a save says so
-  }, [diskChanges]);
+    },
+  });
 
   return (
     <Modal label="Server editor" title={<>Server {view ? <code>{view.file}</code> : id}</>} className="wide" onClose={close} onKeyDown={saveOnCtrlS(() => void save())}>

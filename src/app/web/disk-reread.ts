@@ -1,0 +1,42 @@
+/**
+ * An editor's answer to workspace files changing on disk (git, an editor, another tab): when
+ * `diskChanges` moves, the open file is read again; with nothing edited the editor takes the
+ * disk's version, with edits it keeps them and offers the disk's (the conflict bar). One rule for
+ * the app's editors that hold a file (server, load test, variables).
+ */
+import { useEffect, useRef } from 'react';
+
+export interface DiskReread<T> {
+  /**
+   * The open file's key (its id, its URL), or undefined while it must not be read again (a save in
+   * flight: its answer says what the file holds; nothing loaded yet). A read whose key is no longer
+   * the open one when it comes back (another file opened, a save started) is dropped.
+   */
+  openKey(): string | undefined;
+  read(): Promise<T>;
+  /** True when what was read is what the editor last loaded or saved: nothing changed for it. */
+  same(read: T): boolean;
+  edited(): boolean;
+  /** Edits are held: keep them, offer the disk's version. */
+  conflict(read: T): void;
+  /** Nothing edited: take the disk's version. */
+  take(read: T): void;
+}
+
+/** `paused`: not read while true (a hidden panel); read once when it turns false after a change. */
+export function useDiskReread<T>(diskChanges: number, reread: DiskReread<T>, paused = false): void {
+  // What the read needs now, not at the render that made it.
+  const latest = useRef(reread);
+  latest.current = reread;
+  const first = useRef(diskChanges);
+  useEffect(() => {
+    const key = latest.current.openKey();
+    if (paused || diskChanges === first.current || key === undefined) return;
+    latest.current.read().then((read) => {
+      const now = latest.current;
+      if (now.openKey() !== key || now.same(read)) return;
+      if (now.edited()) now.conflict(read);
+      else now.take(read);
+    }, () => undefined); // gone or broken: the editor's list and a save say so
+  }, [diskChanges, paused]);
+}
