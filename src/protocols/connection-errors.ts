@@ -61,13 +61,13 @@ export function connectionError(error: unknown, host: string, hostname: string):
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
     return new SendError(`${host} cannot be reached from this computer (${code}).`, 'refused');
   }
-  // Node's HTTP parser refused the answer (a WebSocket upgrade, Socket.IO's or MCP's requests):
-  // the port most often belongs to something else.
   // Endless or huge headers: Ferry's pools (undici) read 1 MB of them, node:http (a WebSocket
   // upgrade, Socket.IO's long-polling) Node's 16 KB.
   if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
     return new SendError(`${host} answered with response headers larger than Ferry reads (${code === 'HPE_HEADER_OVERFLOW' ? "16 KB, Node's limit for this connection" : '1 MB in all'}); check the URL's port.`, 'protocol');
   }
+  // Node's HTTP parser refused the answer (a WebSocket upgrade, Socket.IO's or MCP's requests):
+  // the port most often belongs to something else.
   if (code.startsWith('HPE_')) {
     return new SendError(`${host} answered something that is not valid HTTP: ${message.split('\n')[0]!.trim()} (${code}); check the URL's port.`, 'protocol');
   }
@@ -95,7 +95,7 @@ export function describeSocketError(error: unknown, url: URL, doing = 'connectin
  * SDK's fetch errors).
  */
 export function systemCode(error: unknown): string {
-  for (let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (const e of errorChain(error) as Array<{ code?: unknown; message?: unknown }>) {
     if (typeof e.code === 'string' && /^[A-Z_0-9]+$/.test(e.code) && e.code.length > 3) return e.code;
     const text = typeof e.message === 'string' ? e.message : typeof e === 'string' ? e : '';
     const found = /\b(E[A-Z]{3,}|ERR_[A-Z_0-9]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_HAS_EXPIRED)\b/.exec(text);
@@ -110,10 +110,20 @@ export function systemCode(error: unknown): string {
 /** The words of the innermost cause of an error (fetch's `fetch failed` hides what failed in its causes). */
 export function innermostMessage(error: unknown): string {
   let message = String((error as Error)?.message ?? error);
-  for (let e = (error as { cause?: unknown })?.cause, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of errorChain(error, 6).slice(1)) {
     if (typeof (e as Error).message === 'string' && (e as Error).message) message = (e as Error).message;
   }
   return message;
+}
+
+/**
+ * The error and the errors it wraps (`cause`), outermost first, at most `depth` of them: fetch,
+ * undici and the MCP SDK wrap the failure that says what happened in their own.
+ */
+export function errorChain(error: unknown, depth = 5): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error; e && chain.length < depth; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
 }
 
 /** `connectionError` for a code found by `systemCode`, with the library's text as the detail. */

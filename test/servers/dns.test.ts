@@ -53,6 +53,28 @@ async function udpAsk(port: number, query: Buffer): Promise<Buffer> {
   }
 }
 
+/** Runs `work` with the server's TCP idle time set to `ms` (10 s otherwise). */
+async function withTcpIdle(ms: number, work: () => Promise<void>): Promise<void> {
+  const saved = DNS_TIMINGS.tcpIdleMs;
+  DNS_TIMINGS.tcpIdleMs = ms;
+  try {
+    await work();
+  } finally {
+    DNS_TIMINGS.tcpIdleMs = saved;
+  }
+}
+
+/** A raw TCP client of the server on 127.0.0.1, connected. */
+async function rawTcpClient(port: number): Promise<net.Socket> {
+  const raw = net.connect(port, '127.0.0.1');
+  raw.on('error', () => {});
+  await new Promise<void>((resolve) => raw.once('connect', () => resolve()));
+  return raw;
+}
+
+/** A DNS message as DNS over TCP sends it: its length in two bytes first. */
+const tcpFramed = (message: Buffer) => Buffer.concat([Buffer.from([message.length >> 8, message.length & 255]), message]);
+
 const short = async (port: number, name: string, type: string, ...flags: string[]) => (await kdig(port, name, type, '+short', ...flags)).trim().split('\n').filter(Boolean);
 
 describe('DNS server', () => {
@@ -139,7 +161,7 @@ describe('DNS server', () => {
     const notify = dnsPacket.encode({ type: 'query', id: 4242, flags: 4 << 11, questions: [{ type: 'SOA', name: 'example.test' }] }); // opcode 4: NOTIFY
     const raw = net.connect(server!.port, '127.0.0.1');
     raw.on('error', () => {});
-    raw.end(Buffer.concat([Buffer.from([0, notify.length]), notify]));
+    raw.end(tcpFramed(notify));
     const chunks: Buffer[] = [];
     for await (const chunk of raw) chunks.push(chunk as Buffer);
     const answer = dnsPacket.decode(Buffer.concat(chunks).subarray(2)) as dnsPacket.DecodedPacket & { opcode?: string; rcode?: string };
@@ -469,13 +491,9 @@ describe('DNS server', () => {
     expect((await dnsServer({ upstream: 'dns.google' })).failures[0]!.message).toMatch(/dns\.upstream: "dns\.google" is not empty, system, or a server address/);
   });
   it('closes a TCP client that drips one query a byte at a time (slowloris, a lying length prefix) once it is not finished in the idle time, and answers others meanwhile', async () => {
-    const saved = DNS_TIMINGS.tcpIdleMs;
-    DNS_TIMINGS.tcpIdleMs = 400;
-    try {
+    await withTcpIdle(400, async () => {
       const { handle, server } = await dnsServer({ records: RECORDS });
-      const raw = net.connect(server!.port, '127.0.0.1');
-      raw.on('error', () => {});
-      await new Promise<void>((resolve) => raw.once('connect', () => resolve()));
+      const raw = await rawTcpClient(server!.port);
       const closed = new Promise<number>((resolve) => raw.once('close', () => resolve(performance.now())));
       // The prefix promises 60,000 bytes; one comes every 100 ms, each well within the idle time.
       raw.write(Buffer.from([60_000 >> 8, 60_000 & 255]));
@@ -491,26 +509,20 @@ describe('DNS server', () => {
       }
       const close = (handle.traffic.recent() as unknown as MessageRecord[]).find((r) => r.detail.event === 'close')!;
       expect([close.level, close.note]).toEqual(['warning', expect.stringMatching(/^a query not finished in 0\.4 s \(\d+ of 60,002 bytes came\): closed by the server$/)]);
-    } finally {
-      DNS_TIMINGS.tcpIdleMs = saved;
-    }
+    });
   });
 
   it('closes a TCP connection idle for the idle time (RFC 7766 6.2.3), not one still asking, and records it', async () => {
-    const saved = DNS_TIMINGS.tcpIdleMs;
-    DNS_TIMINGS.tcpIdleMs = 400;
-    try {
+    await withTcpIdle(400, async () => {
       const { handle, server } = await dnsServer({ records: RECORDS });
-      const raw = net.connect(server!.port, '127.0.0.1');
-      raw.on('error', () => {});
       const opened = performance.now();
-      await new Promise<void>((resolve) => raw.once('connect', () => resolve()));
+      const raw = await rawTcpClient(server!.port);
       const local = `${raw.localAddress}:${raw.localPort}`;
       let received = Buffer.alloc(0);
       raw.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
       const closed = new Promise<number>((resolve) => raw.once('close', () => resolve(performance.now())));
       const query = dnsPacket.encode({ type: 'query', id: 7, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name: 'api.example.test' }] });
-      const prefixed = Buffer.concat([Buffer.from([query.length >> 8, query.length & 255]), query]);
+      const prefixed = tcpFramed(query);
       // A question every 250 ms for a second: shorter pauses than the idle time keep it open.
       for (let i = 0; i < 4; i++) {
         raw.write(prefixed);
@@ -528,21 +540,15 @@ describe('DNS server', () => {
       expect([close.kind, close.detail.peer, close.detail.event, close.note]).toEqual(['dns', local, 'close', 'idle for 0.4 s: closed by the server']);
       expect(close.bytesIn).toBe(4 * prefixed.length);
       expect(close.bytesOut).toBe(received.length);
-    } finally {
-      DNS_TIMINGS.tcpIdleMs = saved;
-    }
+    });
   });
   it('stops reading a TCP client that pipelines queries and never reads the answers, then closes it with a log line', async () => {
-    const saved = DNS_TIMINGS.tcpIdleMs;
-    DNS_TIMINGS.tcpIdleMs = 1500;
-    try {
+    await withTcpIdle(1500, async () => {
       const { handle, server } = await dnsServer({ records: RECORDS });
-      const raw = net.connect(server!.port, '127.0.0.1');
-      raw.on('error', () => {});
-      await new Promise<void>((resolve) => raw.once('connect', () => resolve()));
+      const raw = await rawTcpClient(server!.port);
       raw.pause(); // never reads
       const query = dnsPacket.encode({ type: 'query', id: 9, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name: 'many.example.test' }] });
-      const prefixed = Buffer.concat([Buffer.from([query.length >> 8, query.length & 255]), query]);
+      const prefixed = tcpFramed(query);
       // 64 KB of queries at a time (each answered with 40 records), while the server takes them:
       // 16 MB at most, 5 s at most. A write not taken within 500 ms means it stopped reading.
       const batch = Buffer.concat(Array.from({ length: Math.floor(65_536 / prefixed.length) }, () => prefixed));
@@ -567,9 +573,7 @@ describe('DNS server', () => {
       expect(raw.destroyed).toBe(true);
       const close = handle.traffic.recent().at(-1) as unknown as MessageRecord;
       expect([close.detail.event, close.level, close.note]).toEqual(['close', 'warning', 'its answers not read for 1.5 s: closed by the server']);
-    } finally {
-      DNS_TIMINGS.tcpIdleMs = saved;
-    }
+    });
   });
   it("a failure of Ferry's own while answering (made by the encoder throwing once) answers SERVFAIL with an error line, and the server goes on", async () => {
     const { server, handle } = await dnsServer({ records: RECORDS, upstream: '' });

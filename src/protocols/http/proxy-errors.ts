@@ -4,7 +4,7 @@
  * (never its password) and the setting to change.
  */
 import { checkProxyUrl } from '../../model/index.js';
-import { errorCode, systemCode } from '../connection-errors.js';
+import { errorChain, errorCode, systemCode } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 import { describeProxy } from './proxy-rules.js';
 
@@ -73,7 +73,7 @@ export function proxyError(error: unknown, proxy: string, url: URL): SendError |
  * SDK wrap undici's error in their own.
  */
 export function proxyErrorInChain(error: unknown, proxy: string, url: URL): SendError | undefined {
-  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of errorChain(error)) {
     const found = proxyError(e, proxy, url);
     if (found) return found;
   }
