@@ -153,6 +153,12 @@ describe('gRPC: malformed messages fail the request naming the method and what w
     }
   });
 
+  it('a proto3 string that is not valid UTF-8 (protobufjs read it as "h\uFFFD(", as protoc\'s parsers and grpc-go refuse it)', async () => {
+    const error = await failed(say(await peer(grpcAnswer(frame(Buffer.from([0x0a, 0x03, 0x68, 0xc3, 0x28]))))));
+    expect(error).toBeInstanceOf(SendError);
+    expect(error!.message).toBe('the answer of ferry.test.Echo/Say is not a valid SayReply message: field text (1) is a string that is not valid UTF-8 (3 bytes from byte 2), which a proto3 string must be; the server sent a malformed message.');
+  });
+
   it('a malformed message of a stream names which one it was', async () => {
     const url = await peer(grpcAnswer(Buffer.concat([frame(HI), frame(Buffer.from([0x0a, 0x05, 0x68]))])));
     const request = requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Count', grpc: PROTO, body: { type: 'json', text: '{"count":2}' }, settings: { timeoutMs: 3000 } });

@@ -56,6 +56,28 @@ describe('gRPC wire check', () => {
   });
 });
 
+describe('gRPC wire check: UTF-8 in strings', () => {
+  const bad = Buffer.from([0x68, 0xc3, 0x28]); // "h", then a 2-byte sequence broken by "("
+  const field = (tag: number, inner: Buffer) => Buffer.concat([Buffer.from([tag]), varint(inner.length), inner]);
+  const legacy = protoLoader.loadSync(['test/fixtures/grpc/legacy.proto'], LOADER_OPTIONS);
+  const old = (legacy['ferry.legacy.Old'] as protoLoader.MessageTypeDefinition<object, object>).type as TypeDescriptor;
+
+  it('refuses invalid UTF-8 in a proto3 string, a repeated string and a map key, naming the field', () => {
+    expect(malformation(definition, type, field(0x0a, bad))).toBe('field text (1) is a string that is not valid UTF-8 (3 bytes from byte 2), which a proto3 string must be');
+    expect(malformation(definition, type, Buffer.concat([field(0x2a, Buffer.from('ok')), field(0x2a, bad)]))).toBe('field tags (5) is a string that is not valid UTF-8 (3 bytes from byte 6), which a proto3 string must be');
+    // labels (7): an entry whose key (1) is the bad string.
+    expect(malformation(definition, type, field(0x3a, field(0x0a, bad)))).toBe('field labels.key (7.1) is a string that is not valid UTF-8 (3 bytes from byte 4), which a proto3 string must be');
+  });
+
+  it('passes valid UTF-8 (multi-byte, emoji) and any bytes in a bytes field', () => {
+    expect(malformation(definition, type, field(0x0a, Buffer.from('héllo 👋 世界')))).toBeUndefined();
+  });
+
+  it('leaves proto2 strings unchecked, as protobuf does (a map of a proto2 file too)', () => {
+    expect(malformation(legacy, old, Buffer.concat([field(0x0a, bad), field(0x12, bad), field(0x1a, Buffer.concat([field(0x0a, bad), field(0x12, bad)]))]))).toBeUndefined();
+  });
+});
+
 function varint(n: number): Buffer {
   const out: number[] = [];
   for (; n >= 0x80; n = Math.floor(n / 0x80)) out.push((n & 0x7f) | 0x80);

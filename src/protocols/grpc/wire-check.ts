@@ -3,9 +3,12 @@
  * reads leniently: a length that runs past a nested message's end is read on into the bytes
  * after it, a known field is read by its declared type whatever wire type came (a varint as a
  * string's length), so a malformed answer became a plausible message. Here each field must fit
- * inside the message it is in, have a wire type protobuf has and its declared type takes, and
- * nesting stops at protobuf's own depth limit.
+ * inside the message it is in, have a wire type protobuf has and its declared type takes, a
+ * proto3 string must be valid UTF-8 (as protoc's parsers, grpc-go and protobuf-es refuse it; a
+ * proto2 string is not checked, as protobuf does not), and nesting stops at protobuf's own depth
+ * limit.
  */
+import { isUtf8 } from 'node:buffer';
 import type { PackageDefinition } from '@grpc/proto-loader';
 import { lookup, type FieldDescriptor, type TypeDescriptor } from './skeleton.js';
 import { anyTypeName, isAny } from './well-known.js';
@@ -19,14 +22,25 @@ const VARINT_TYPES = new Set(['TYPE_INT32', 'TYPE_INT64', 'TYPE_UINT32', 'TYPE_U
 const FIXED64_TYPES = new Set(['TYPE_FIXED64', 'TYPE_SFIXED64', 'TYPE_DOUBLE']);
 const FIXED32_TYPES = new Set(['TYPE_FIXED32', 'TYPE_SFIXED32', 'TYPE_FLOAT']);
 
-type Field = FieldDescriptor & { number?: number };
+type Field = FieldDescriptor & { number?: number; options?: { packed?: boolean } | null };
+
+/**
+ * Whether a string field's bytes must be UTF-8: proto3's (and editions') strings, not proto2's.
+ * proto-loader writes every descriptor as proto3, dropping the file's syntax, but a field of a
+ * proto2 file keeps protobufjs's `packed: false` (proto2 does not pack), which a proto3 string
+ * never has (protoc refuses `packed` on a string). A map's key and value have no options of their
+ * own: they follow the map field (`inherited`).
+ */
+function mustBeUtf8(field: Field, inherited: boolean | undefined): boolean {
+  return inherited ?? field.options?.packed !== false;
+}
 
 class Malformed extends Error {}
 
 /** What is wrong with `bytes` as a message of `type`, in words; undefined when they are well formed. */
 export function malformation(definition: PackageDefinition, type: TypeDescriptor | undefined, bytes: Uint8Array): string | undefined {
   try {
-    walk(definition, type, bytes, 0, bytes.length, [], 0);
+    walk(definition, type, bytes, 0, bytes.length, [], 0, undefined);
     return undefined;
   } catch (error) {
     if (error instanceof Malformed) return error.message;
@@ -34,7 +48,8 @@ export function malformation(definition: PackageDefinition, type: TypeDescriptor
   }
 }
 
-function walk(definition: PackageDefinition, type: TypeDescriptor | undefined, bytes: Uint8Array, start: number, end: number, path: Array<[string, number]>, depth: number): void {
+/** `utf8`: for a map's entry, whether its strings must be UTF-8 (the map field's rule). */
+function walk(definition: PackageDefinition, type: TypeDescriptor | undefined, bytes: Uint8Array, start: number, end: number, path: Array<[string, number]>, depth: number, utf8: boolean | undefined): void {
   if (depth > MAX_DEPTH) throw new Malformed(`its messages nest deeper than ${MAX_DEPTH} levels (protobuf's limit)`);
   let pos = start;
   while (pos < end) {
@@ -64,10 +79,16 @@ function walk(definition: PackageDefinition, type: TypeDescriptor | undefined, b
         const [length, from] = varint(bytes, pos, end, () => `${what()}'s length is cut short at the end of the message (byte ${pos})`);
         if (from + length > end) throw new Malformed(`${what()} says it is ${length} bytes long, but ${plural(end - from)} left where it starts (byte ${from})`);
         if (field?.type === 'TYPE_MESSAGE') {
-          walk(definition, nestedType(definition, type!, field), bytes, from, from + length, here, depth + 1);
+          const nested = nestedType(definition, type!, field);
+          walk(definition, nested, bytes, from, from + length, here, depth + 1, nested?.options?.mapEntry ? mustBeUtf8(field, utf8) : undefined);
           if (isAny(field)) walkPacked(definition, bytes, from, from + length, here, depth + 1);
         }
-        else if (field && field.type !== 'TYPE_STRING' && field.type !== 'TYPE_BYTES') checkPacked(field, bytes, from, from + length, what);
+        else if (field?.type === 'TYPE_STRING') {
+          if (mustBeUtf8(field, utf8) && !isUtf8(bytes.subarray(from, from + length))) {
+            throw new Malformed(`${what()} is a string that is not valid UTF-8 (${length === 1 ? '1 byte' : `${length} bytes`} from byte ${from}), which a proto3 string must be`);
+          }
+        }
+        else if (field && field.type !== 'TYPE_BYTES') checkPacked(field, bytes, from, from + length, what);
         pos = from + length;
         break;
       }
@@ -92,7 +113,7 @@ function walkPacked(definition: PackageDefinition, bytes: Uint8Array, start: num
   const packed = typeUrl && value ? lookup(definition, anyTypeName(new TextDecoder().decode(typeUrl))) : undefined;
   if (!packed || !value) return;
   const from = value.byteOffset - bytes.byteOffset;
-  walk(definition, packed, bytes, from, from + value.length, [...path, ['value', 2]], depth + 1);
+  walk(definition, packed, bytes, from, from + value.length, [...path, ['value', 2]], depth + 1, undefined);
 }
 
 /** A varint's value and the position after it; `cut` says why when it runs past `end` or past 10 bytes. */
