@@ -26,6 +26,7 @@ import { signingInterceptors } from './call-signing.js';
 import { callAuthority } from './method-name.js';
 import { quietGrpcLog } from './log.js';
 import { STATUS_DETAILS_KEY, statusDetails } from './status-details.js';
+import { clientEnded, endLabel, reachedServer } from './client-status.js';
 import { failedRule, notAStatus, statusLabel, statusMessage, statusName, unreadableMessage } from './status.js';
 
 quietGrpcLog();
@@ -164,7 +165,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
       const error = fail(statusName(answer.status.code), answer.status.details);
       if (error) throw error;
     }
-    return result(answer, { url: prepared.url, service, method, callType, started });
+    return result(answer, { url: prepared.url, service, method, callType, started, where: { host, timeoutMs } });
   } finally {
     channel.close();
   }
@@ -212,6 +213,8 @@ export function decode(def: MethodDefinition<object, object>, definition: Packag
  */
 export function failure(status: string | undefined, details: string, host: string, timeoutMs: number, channel: grpc.Channel, proxy?: string): SendError | undefined {
   const ready = channel.getConnectivityState(false) === grpc.connectivityState.READY;
+  // The call reached the server, which dropped the connection, reset the stream or answered HTTP only: an answer (client-status.ts), whatever the channel's state now.
+  if (reachedServer(details)) return undefined;
   if (status === 'DEADLINE_EXCEEDED' && !ready) {
     return new SendError(`timed out after ${timeoutMs} ms ${TIMEOUT_SETTING} before the connection to ${host}${proxy ? ` through the proxy ${describeProxy(proxy)}` : ''} was ready.`, 'timeout');
   }
@@ -376,9 +379,11 @@ function streamingAnswer(callType: CallType): boolean {
   return callType === 'serverStreaming' || callType === 'bidiStreaming';
 }
 
-function result(answer: Answer, about: { url: string; service: string; method: string; callType: CallType; started: number }): ProtocolResult {
+/** `where`: the server and deadline, for the words of a status grpc-js made up (client-status.ts), when the server said nothing. */
+function result(answer: Answer, about: { url: string; service: string; method: string; callType: CallType; started: number; where: { host: string; timeoutMs: number } }): ProtocolResult {
   const totalMs = performance.now() - about.started;
   const stopped = answer.stoppedEarly && !answer.cancelled;
+  const byClient = stopped ? undefined : clientEnded(answer.status, about.where);
   const code = stopped ? grpc.status.OK : answer.status.code;
   const first = answer.first ?? '';
   const headers = metadataPairs(answer.headers);
@@ -387,7 +392,14 @@ function result(answer: Answer, about: { url: string; service: string; method: s
   const body = Buffer.from(first, 'utf8');
   const headerBytes = headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
   return {
-    outcome: { status: code, text: statusName(code), ok: code === grpc.status.OK, label: statusLabel(code, stopped ? '' : answer.status.details), message: stopped ? '' : statusMessage(code, answer.status.details), ...(code === grpc.status.OK ? {} : { rule: failedRule(richDetails) }) },
+    outcome: {
+      status: code,
+      text: statusName(code),
+      ok: code === grpc.status.OK,
+      label: stopped ? statusLabel(code, '') : endLabel(answer.status, about.where),
+      message: stopped || byClient ? '' : statusMessage(code, answer.status.details),
+      ...(code === grpc.status.OK ? {} : { rule: failedRule(richDetails) }),
+    },
     headers,
     trailers,
     body,
@@ -404,7 +416,8 @@ function result(answer: Answer, about: { url: string; service: string; method: s
       callType: about.callType,
       status: code,
       statusName: statusName(code),
-      statusMessage: stopped ? `the stream was not read to its end (stopped by ${answer.stream?.stoppedBy}); the server's status was not awaited` : answer.status.details,
+      statusMessage: stopped ? `the stream was not read to its end (stopped by ${answer.stream?.stoppedBy}); the server's status was not awaited` : byClient ? '' : answer.status.details,
+      ...(byClient ? { endedByClient: `${byClient} (grpc-js: ${answer.status.details})` } : {}),
       trailers,
       ...(richDetails ? { statusDetails: richDetails } : {}),
       ...(about.callType === 'unary' || about.callType === 'clientStreaming' ? {} : { received: answer.received }),

@@ -17,6 +17,7 @@ import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
 import { bodyText, decode, encode, failure, loadMethod, openChannel, tooManyMessages, type LoadedMethod } from './call.js';
 import { statusLabel, statusName } from './status.js';
+import { clientEnded, endLabel } from './client-status.js';
 import { parseMessages } from './messages.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 import { signingInterceptors } from './call-signing.js';
@@ -94,7 +95,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
       }
       const trailers = metadataPairs(got.metadata);
       if (trailers.length > 0) messages.received({ event: 'trailers', text: JSON.stringify(trailers) });
-      messages.endWith('closed', { event: 'status', text: broken ?? statusLabel(got.code, got.details) });
+      messages.endWith('closed', { event: 'status', text: broken ?? endLabel(got, { host, timeoutMs }) });
     });
   };
 
@@ -139,7 +140,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
         return undefined;
       },
     },
-    peerEnd: () => broken ?? (status ? `the server ended the call: ${statusLabel(status.code, status.details)}` : 'the server ended the call'),
+    peerEnd: () => broken ?? (status ? (clientEnded(status, { host, timeoutMs }) ? endLabel(status, { host, timeoutMs }) : `the server ended the call: ${statusLabel(status.code, status.details)}`) : 'the server ended the call'),
   });
 }
 

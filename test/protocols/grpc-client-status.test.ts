@@ -1,0 +1,132 @@
+/**
+ * Statuses grpc-js makes up on the client side (client-status.ts) are told apart from the
+ * server's: the code stays, the words say Ferry's client ended the call, why and what to do.
+ * A real grpc-js server where it can be made to misbehave (too many metadata entries, a shutdown
+ * mid-call); a node:http2 server writing bytes where it cannot (no trailers, a refused stream).
+ */
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { afterEach, describe, expect, it } from 'vitest';
+import { requestSchema } from '../../src/model/index.js';
+import { requestKind, type ProtocolResult } from '../../src/protocols/index.js';
+import { ECHO_PROTO } from './grpc-peer.js';
+import { sendWith } from './kind-cases.js';
+
+const grpcKind = requestKind('grpc');
+const BY_CLIENT = "Ferry's gRPC client ended the call, as the server sent no status: ";
+
+const closers: Array<() => void> = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+
+function say(url: string, timeoutMs = 3000): Promise<ProtocolResult> {
+  return sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['test/fixtures/grpc/echo.proto'] }, body: { type: 'json', text: '{"text":"x"}' }, settings: { timeoutMs } }));
+}
+
+/** A grpc-js server whose Say is `handler`. */
+async function grpcServer(handler: grpc.handleUnaryCall<unknown, unknown>): Promise<{ url: string; server: grpc.Server }> {
+  const definition = protoLoader.loadSync(ECHO_PROTO, { includeDirs: ['test/fixtures/grpc'] });
+  const Echo = (grpc.loadPackageDefinition(definition) as unknown as { ferry: { test: { Echo: grpc.ServiceClientConstructor } } }).ferry.test.Echo;
+  const server = new grpc.Server();
+  server.addService(Echo.service, { Say: handler });
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+  closers.push(() => server.forceShutdown());
+  return { url: `grpc://127.0.0.1:${port}`, server };
+}
+
+/** A node:http2 server answering each call with `answer`. */
+async function rawPeer(answer: (stream: http2.ServerHttp2Stream) => void): Promise<string> {
+  const server = http2.createServer();
+  server.on('stream', (stream) => {
+    stream.on('error', () => {});
+    answer(stream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => server.close());
+  return `grpc://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const HI = Buffer.from([0, 0, 0, 0, 4, 0x0a, 0x02, 0x68, 0x69]);
+const host = (url: string) => url.slice('grpc://'.length);
+
+describe('gRPC: statuses Ferry\'s client made up are worded as such', () => {
+  it('too many metadata entries from a grpc-js server: 8 RESOURCE_EXHAUSTED, saying the client reset the stream and why', async () => {
+    const { url } = await grpcServer((call, callback) => {
+      const many = new grpc.Metadata();
+      for (let i = 0; i < 200; i++) many.set(`x-h${i}`, 'v');
+      call.sendMetadata(many);
+      callback(null, { text: 'hi' });
+    });
+    const result = await say(url);
+    expect(result.outcome).toMatchObject({ status: 8, text: 'RESOURCE_EXHAUSTED', ok: false, message: '' });
+    expect(result.outcome.label).toBe(
+      `8 RESOURCE_EXHAUSTED: ${BY_CLIENT}the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the answer's headers or trailers from ${host(url)} are more than the client reads (at most 128 fields), or the server found the call too costly; have the server send fewer metadata entries`,
+    );
+    expect(result.detail).toMatchObject({ status: 8, statusMessage: '' });
+    expect(result.detail?.endedByClient).toMatch(/\(grpc-js: Bandwidth exhausted or memory limit exceeded\)$/);
+  });
+
+  it('a grpc-js server shut down mid-call (it resets its streams, CANCEL): 1 CANCELLED, saying the server reset the stream', async () => {
+    const { url, server } = await grpcServer(() => setTimeout(() => server.forceShutdown(), 100));
+    const result = await say(url);
+    expect(result.outcome).toMatchObject({ status: 1, text: 'CANCELLED', ok: false, message: '' });
+    expect(result.outcome.label).toBe(`1 CANCELLED: ${BY_CLIENT}${host(url)} cancelled the call's HTTP/2 stream (RST_STREAM CANCEL) without a gRPC status; check the server's log (or that of a proxy before it)`);
+  });
+
+  it('a connection cut after a message, before the trailers: 14 UNAVAILABLE, the connection closed before a status', async () => {
+    const url = await rawPeer((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      stream.write(HI);
+      setTimeout(() => stream.session?.destroy(), 50);
+    });
+    const result = await say(url);
+    expect(result.outcome).toMatchObject({ status: 14, text: 'UNAVAILABLE' });
+    expect(result.outcome.label).toBe(`14 UNAVAILABLE: ${BY_CLIENT}the connection to ${host(url)} closed before the server sent a status; check whether the server crashed or was stopped, or a proxy between closed the connection, and send again`);
+  });
+
+  it('a connection cut before any answer is one too, not "could not connect" (the call had reached the server)', async () => {
+    const url = await rawPeer((stream) => setTimeout(() => stream.session?.destroy(), 50));
+    const result = await say(url);
+    expect(result.outcome).toMatchObject({ status: 14, text: 'UNAVAILABLE' });
+    expect(result.outcome.label).toContain(`${BY_CLIENT}the connection to ${host(url)} closed before the server sent a status`);
+  });
+
+  it('a stream ended without trailers (a broken answer): 13 INTERNAL, saying no grpc-status came', async () => {
+    const url = await rawPeer((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      stream.end(HI);
+    });
+    const result = await say(url);
+    expect(result.outcome).toMatchObject({ status: 13, text: 'INTERNAL', message: '' });
+    expect(result.outcome.label).toBe(`13 INTERNAL: ${BY_CLIENT}${host(url)} ended the call's HTTP/2 stream without a grpc-status trailer (or sent headers larger than the client reads); check the server's log (or that of a proxy before it)`);
+  });
+
+  it('a refused stream and a cancelled one name the HTTP/2 reset', async () => {
+    const refused = await rawPeer((stream) => stream.close(http2.constants.NGHTTP2_REFUSED_STREAM));
+    expect((await say(refused)).outcome.label).toBe(`14 UNAVAILABLE: ${BY_CLIENT}${host(refused)} refused the call's HTTP/2 stream (REFUSED_STREAM) before handling it; the server is busy or limits its concurrent calls: send again later`);
+    const cancelled = await rawPeer((stream) => stream.close(http2.constants.NGHTTP2_CANCEL));
+    expect((await say(cancelled)).outcome.label).toBe(`1 CANCELLED: ${BY_CLIENT}${host(cancelled)} cancelled the call's HTTP/2 stream (RST_STREAM CANCEL) without a gRPC status; check the server's log (or that of a proxy before it)`);
+  });
+
+  it('an HTTP status without grpc-status: the status gRPC maps it to, saying where it came from', async () => {
+    const url = await rawPeer((stream) => stream.respond({ ':status': 503, 'content-type': 'application/grpc' }, { endStream: true }));
+    const result = await say(url);
+    expect(result.outcome.label).toBe(`14 UNAVAILABLE: ${BY_CLIENT}${host(url)} answered HTTP 503 without a grpc-status, so the status 14 UNAVAILABLE is read from the HTTP status, as gRPC maps it; check the URL's host and port, and any proxy or gateway before the server`);
+  });
+
+  it("the client's deadline: 4 DEADLINE_EXCEEDED naming settings.timeoutMs", async () => {
+    const url = await rawPeer((stream) => stream.respond({ ':status': 200, 'content-type': 'application/grpc' }));
+    const result = await say(url, 300);
+    expect(result.outcome.label).toBe(`4 DEADLINE_EXCEEDED: ${BY_CLIENT}no status came from ${host(url)} within settings.timeoutMs (300 ms), the call's deadline; raise settings.timeoutMs if the method is slow (0: no deadline)`);
+  });
+
+  it("the same words sent by a server, with its trailers, stay the server's", async () => {
+    const url = await rawPeer((stream) => stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '14', 'grpc-message': 'Connection dropped', 'x-why': 'upstream' }, { endStream: true }));
+    const result = await say(url);
+    expect(result.outcome).toMatchObject({ status: 14, label: '14 UNAVAILABLE: Connection dropped', message: 'Connection dropped' });
+    expect(result.detail?.endedByClient).toBeUndefined();
+  });
+});
