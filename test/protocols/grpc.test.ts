@@ -208,6 +208,26 @@ describe('gRPC', () => {
     expect(unknown.message).toContain('ferry.test.Echo');
   });
 
+  it('numbers and enums are held to proto3 JSON, not truncated, wrapped or zeroed without a word (1.5 was sent as 1, 2^40 in an int32 as 0, an unknown enum name as 0)', async () => {
+    const refused: Array<[string, string]> = [
+      ['{"inner":{"level":1.5}}', 'the message field inner.level is a whole number (int32), not 1.5.'],
+      ['{"inner":{"level":1099511627776}}', 'the message field inner.level is an int32 (from -2147483648 to 2147483647), not 1099511627776.'],
+      ['{"big":"99999999999999999999"}', 'the message field big is an int64 (from -9223372036854775808 to 9223372036854775807), not "99999999999999999999".'],
+      ['{"big":9007199254740993}', 'the message field big is a whole number (int64) written as a string when past 2^53 (a JSON number there keeps only about 16 digits), not 9007199254740992.'],
+      ['{"big":"1e3"}', 'the message field big is a whole number (int64) written in digits, not "1e3".'],
+      ['{"big":"0x10"}', 'the message field big is a number (int64), not "0x10".'],
+      ['{"mood":"SAD"}', 'the message field mood is one of Mood\'s names (MOOD_UNSPECIFIED, HAPPY, GRUMPY) or a number, not "SAD".'],
+      ['{"mood":1.5}', 'the message field mood is an enum (Mood): a name or a whole number within int32, not 1.5.'],
+    ];
+    for (const [text, why] of refused) {
+      const error = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text } }));
+      expect(error.message).toBe(why);
+    }
+    // What proto3 JSON takes still goes: 64-bit integers as strings of digits (past 2^53 exact), 32-bit ones as strings, enum numbers.
+    const sent = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"text":"n","big":"9007199254740993","inner":{"level":"-7"},"mood":2}' } });
+    expect(json(sent)).toMatchObject({ text: 'hello n', big: '9007199254740993', mood: 'GRUMPY' });
+  });
+
   it('the usual mix-ups are one line saying what to change: grpc:// to a TLS server, grpcs:// to a plaintext one, a server that is not HTTP/2', async () => {
     const secure = await startGrpcPeer({ tls: true });
     const http1 = http.createServer((_req, res) => res.end('not gRPC'));

@@ -8,8 +8,7 @@ import type { MessageTypeDefinition, PackageDefinition } from '@grpc/proto-loade
 import { SendError } from '../send-error.js';
 import { isMapField, lookup, type FieldDescriptor, type TypeDescriptor } from './skeleton.js';
 import { anyTypeName, fromProto3Json, isAny, isWrapper, packedField, wellKnown } from './well-known.js';
-
-const NUMBERS = new Set(['TYPE_DOUBLE', 'TYPE_FLOAT', 'TYPE_INT64', 'TYPE_UINT64', 'TYPE_INT32', 'TYPE_FIXED64', 'TYPE_FIXED32', 'TYPE_UINT32', 'TYPE_SFIXED32', 'TYPE_SFIXED64', 'TYPE_SINT32', 'TYPE_SINT64']);
+import { fitEnum, fitNumber } from './scalars.js';
 
 /** The messages of `body.text`: `{}` when empty; an array of messages only where the client streams. */
 export function parseMessages(text: string, clientStreams: boolean): unknown[] {
@@ -105,15 +104,9 @@ function fitOne(definition: PackageDefinition, field: FieldDescriptor, nested: T
       if (typeof item !== 'string') throw wrong('bytes (a base64 string)');
       return item;
     case 'TYPE_ENUM':
-      if (typeof item !== 'string' && typeof item !== 'number') throw wrong(`an enum (${field.typeName?.replace(/^\./, '')}: a name or number)`);
-      return item;
+      return fitEnum(item, lookup(definition, field.typeName)?.value, field.typeName?.replace(/^\./, '') ?? 'enum', wrong);
     default:
-      // proto3 JSON writes a float's or double's NaN and infinities as these strings (answers show them so).
-      if ((field.type === 'TYPE_DOUBLE' || field.type === 'TYPE_FLOAT') && (item === 'NaN' || item === 'Infinity' || item === '-Infinity')) return item;
-      if (NUMBERS.has(field.type ?? '') && !(typeof item === 'number' || (typeof item === 'string' && item.trim() !== '' && !Number.isNaN(Number(item))))) {
-        throw wrong(`a number (${(field.type ?? '').replace('TYPE_', '').toLowerCase()})`);
-      }
-      return item;
+      return fitNumber(field, item, wrong);
   }
 }
 
