@@ -475,6 +475,13 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
       'has a field "detail.txt" that Note does not have; its fields are: text, at.',
     );
   });
+
+  it('bytes are base64, standard or URL-safe as proto3 JSON has them; anything else is named (protobufjs refused URL-safe, naming no field)', async () => {
+    const bytes = (value: string) => send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: JSON.stringify({ detail: { '@type': 'type.googleapis.com/google.protobuf.BytesValue', value } }) } });
+    // 0xfb 0xff: "+/8" in standard base64, "-_8" URL-safe.
+    for (const written of ['+/8=', '-_8', ' +/8 ']) expect(json(await bytes(written)).detail).toEqual({ '@type': 'type.googleapis.com/google.protobuf.BytesValue', value: '+/8=' });
+    await expect(bytes('not base64!!')).rejects.toThrow('the message field detail.value.value is bytes written as base64 (letters, digits, + and / or - and _, then up to two =), not "not base64!!".');
+  });
 });
 
 describe('gRPC auth signing', () => {

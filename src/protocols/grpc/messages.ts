@@ -9,6 +9,7 @@ import { SendError } from '../send-error.js';
 import { isMapField, lookup, type FieldDescriptor, type TypeDescriptor } from './skeleton.js';
 import { anyTypeName, fromProto3Json, isAny, isWrapper, packedField, wellKnown } from './well-known.js';
 import { fitEnum, fitNumber } from './scalars.js';
+import { BASE64_RULE, compactBase64 } from '../../support/base64-text.js';
 
 /** The messages of `body.text`: `{}` when empty; an array of messages only where the client streams. */
 export function parseMessages(text: string, clientStreams: boolean): unknown[] {
@@ -100,9 +101,12 @@ function fitOne(definition: PackageDefinition, field: FieldDescriptor, nested: T
     case 'TYPE_BOOL':
       if (typeof item !== 'boolean') throw wrong('true or false');
       return item;
-    case 'TYPE_BYTES':
-      if (typeof item !== 'string') throw wrong('bytes (a base64 string)');
-      return item;
+    case 'TYPE_BYTES': {
+      // proto3 JSON's bytes: standard or URL-safe base64, padding optional. protobufjs takes the standard form only, and refused the rest naming no field.
+      const compact = typeof item === 'string' ? compactBase64(item) : undefined;
+      if (compact === undefined) throw wrong(`bytes written as base64 (${BASE64_RULE})`);
+      return Buffer.from(compact, /[-_]/.test(compact) ? 'base64url' : 'base64').toString('base64');
+    }
     case 'TYPE_ENUM':
       return fitEnum(item, lookup(definition, field.typeName)?.value, field.typeName?.replace(/^\./, '') ?? 'enum', wrong);
     default:
