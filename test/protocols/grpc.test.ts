@@ -1,5 +1,6 @@
 /** gRPC requests against a real grpc-js server on loopback: the four call types, metadata, deadlines, TLS, statuses, reflection. */
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
@@ -355,6 +356,29 @@ describe('gRPC', () => {
     // The diamond compiles; the test peer has no d.S, so the call itself is the server's UNIMPLEMENTED.
     expect((await sendFile('protos/top.proto', 'd.S/M')).outcome).toMatchObject({ status: 12 });
   });
+
+  it('a named pipe, a device or a huge file as a proto file (or an import) is refused before it is read (a pipe blocked the send for ever)', async () => {
+    const root = await tempDir();
+    await fs.mkdir(path.join(root, 'protos'));
+    const pipe = path.join(root, 'protos', 'pipe.proto');
+    execFileSync('mkfifo', [pipe]);
+    await fs.writeFile(path.join(root, 'protos', 'a.proto'), 'syntax = "proto3";\npackage a;\nimport "pipe.proto";\n');
+    // Sparse: 40 MB long, nothing on disk.
+    await fs.writeFile(path.join(root, 'protos', 'huge.proto'), '');
+    await fs.truncate(path.join(root, 'protos', 'huge.proto'), 40 * 1024 * 1024);
+    const sendFile = (file: string) => sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'a.S/M', grpc: { protoFiles: [file] }, settings: { timeoutMs: 5000 } }), undefined, { workspaceRoot: root, allowFilesOutside: true });
+    try {
+      const notRegular = 'is not a regular file (a named pipe, a device or a socket), so it is not read; list .proto files only.';
+      expect((await failure(sendFile('protos/pipe.proto'))).message).toBe(`grpc.protoFiles protos/pipe.proto ${notRegular}`);
+      expect((await failure(sendFile('protos/a.proto'))).message).toBe(`the import protos/pipe.proto of protos/a.proto ${notRegular}`);
+      expect((await failure(sendFile('/dev/zero'))).message).toBe(`grpc.protoFiles /dev/zero ${notRegular}`);
+      expect((await failure(sendFile('protos/huge.proto'))).message).toBe("grpc.protoFiles protos/huge.proto is 40 MB, past the 32 MB Ferry reads of one .proto file, so it is not read; check that it is one.");
+    } finally {
+      // A read stuck on the pipe (the bug) is let go, so the test run ends.
+      const writer = await fs.open(pipe, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK).catch(() => undefined);
+      await writer?.close();
+    }
+  }, 15_000);
 
   it('proto files and what they import stay inside the workspace, reached without links: refused before they are read', async () => {
     const root = await tempDir();

@@ -4,7 +4,7 @@
  * server by reflection (v1, then v1alpha) when `protoFiles` is empty. Either way the result is a
  * proto-loader package definition, so one path serializes and reads messages.
  */
-import { accessSync, constants, promises as fs } from 'node:fs';
+import { accessSync, constants, promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Channel, ChannelCredentials, Interceptor, Metadata } from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -38,9 +38,12 @@ export async function loadProtoFiles(source: ProtoSource): Promise<PackageDefini
   const written = source.protoFiles.filter((f) => f.trim() !== '');
   const files = await Promise.all(written.map((f) => workspaceFile(f, `grpc.protoFiles ${f}`, source)));
   for (const [i, file] of files.entries()) {
-    if ((await fs.stat(file).catch(() => undefined))?.isDirectory()) {
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (stat?.isDirectory()) {
       throw new SendError(`grpc.protoFiles ${written[i]} is a folder, not a .proto file: list the .proto files in grpc.protoFiles; folders to look up imports in go in grpc.importPaths.`, 'other');
     }
+    const wrong = stat && unreadable(stat);
+    if (wrong) throw new SendError(`grpc.protoFiles ${written[i]} ${wrong}.`, 'other');
   }
   const importDirs = await Promise.all(source.importPaths.filter((f) => f.trim() !== '').map((f) => workspaceFile(f, `grpc.importPaths ${f}`, source)));
   const includeDirs = [...new Set([...files.map((f) => path.dirname(f)), ...importDirs])];
@@ -82,6 +85,20 @@ async function workspaceFile(written: string, what: string, source: ProtoSource)
 /** Files an import graph may hold before it is refused as runaway. */
 const MAX_PROTO_FILES = 10_000;
 
+/** The largest .proto file read (googleapis' largest are a few MB); each is read whole, then compiled. */
+const MAX_PROTO_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Why a .proto path (no folder) cannot be read as one, or undefined: a named pipe or a device
+ * would block the read for ever (a pipe's open waits for a writer) or never end (/dev/zero).
+ */
+function unreadable(stat: Stats): string | undefined {
+  if (stat.isDirectory()) return 'is a folder, not a .proto file';
+  if (!stat.isFile()) return 'is not a regular file (a named pipe, a device or a socket), so it is not read; list .proto files only';
+  if (stat.size > MAX_PROTO_BYTES) return `is ${(stat.size / 1024 / 1024).toFixed(0)} MB, past the ${MAX_PROTO_BYTES / 1024 / 1024} MB Ferry reads of one .proto file, so it is not read; check that it is one`;
+  return undefined;
+}
+
 /**
  * The files the proto files import, followed before protobufjs reads them, each resolved as
  * proto-loader resolves it (absolute as written; else the first include folder holding it; else
@@ -104,6 +121,9 @@ async function checkImports(files: string[], includeDirs: string[], source: Prot
     }
     if (done.has(file)) return;
     if (done.size >= MAX_PROTO_FILES) throw new SendError(`the proto files import more than ${MAX_PROTO_FILES} files; check grpc.protoFiles and grpc.importPaths.`, 'other');
+    const stat = await fs.stat(file).catch(() => undefined);
+    const wrong = stat && unreadable(stat);
+    if (wrong) throw new SendError(`the import ${named(file)} of ${stack.length ? named(stack.at(-1)!) : 'grpc.protoFiles'} ${wrong}.`, 'other');
     let text: string;
     try {
       text = await fs.readFile(file, 'utf8');
