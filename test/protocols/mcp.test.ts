@@ -1,5 +1,7 @@
 /** MCP requests against SDK-built servers on loopback: Streamable HTTP, HTTP+SSE, and the stdio fixture program. */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -383,5 +385,77 @@ describe('MCP over stdio', () => {
     const error = await failure(send({ url: missing.command, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(missing)));
     expect(error.message).toContain('ferry-no-such-program-xyz');
     expect(error.message).not.toContain('\n');
+  });
+});
+
+describe('MCP over stdio: output past maxResponseMb', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'ferry-mcp-flood-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /**
+   * A real program in a temporary folder: answers initialize, then answers the call by writing
+   * `head` and `chunk` for as long as its output is read; it writes its pid and what it wrote to files.
+   */
+  function floodingProgram(name: string, head: string, chunk: string): ProgramSpec & { pidFile: string } {
+    const file = path.join(dir, `${name}.mjs`);
+    const pidFile = path.join(dir, `${name}.pid`);
+    writeFileSync(file, `
+import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+const INIT = { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'flood', version: '1' } };
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const message = JSON.parse(line);
+  if (message.method === 'initialize') return void process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: INIT }) + '\\n');
+  if (message.method !== 'tools/call') return;
+  process.stdout.write(${JSON.stringify(head)}.replace('ID', String(message.id)));
+  const chunk = Buffer.from(${JSON.stringify(chunk)});
+  const more = () => { while (process.stdout.write(chunk)); };
+  process.stdout.on('drain', more);
+  more();
+});
+`);
+    return { command: `"${process.execPath}" ${file}`, cwd: process.cwd(), env: {}, pidFile };
+  }
+
+  const words = (command: string) => `the MCP server "${command}" sent more than 1 MB (maxResponseMb) on its standard output, so Ferry stopped reading it and stopped the program; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`;
+
+  async function stopped(pidFile: string): Promise<boolean> {
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    for (let i = 0; i < 100; i++) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return false;
+  }
+
+  const sendBounded = (program: ProgramSpec) =>
+    sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url: program.command, settings: { timeoutMs: 15000 }, mcp: { transport: 'stdio', call: 'tool', name: 'big' } }), undefined, { maxResponseMb: 1, programs: allowing(program) });
+
+  it('one endless line (an answer without its newline) is cut at the bound at once and the program stopped (the SDK buffered 10 MB whatever the setting, then said "Connection closed")', async () => {
+    const program = floodingProgram('endless-line', '{"jsonrpc":"2.0","id":ID,"result":{"content":[{"type":"text","text":"', 'x'.repeat(64 * 1024));
+    const started = Date.now();
+    const error = await failure(sendBounded(program));
+    expect(error.message).toBe(words(program.command));
+    expect(error.kind).toBe('tooLarge');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await stopped(program.pidFile)).toBe(true);
+  });
+
+  it('endless output of whole lines (notifications that never end) is cut at the bound too (it ran to the time limit)', async () => {
+    const line = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'y'.repeat(1000) } })}\n`;
+    const program = floodingProgram('endless-lines', '', line.repeat(64));
+    const started = Date.now();
+    const error = await failure(sendBounded(program));
+    expect(error.message).toBe(words(program.command));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await stopped(program.pidFile)).toBe(true);
   });
 });

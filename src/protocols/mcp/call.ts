@@ -43,7 +43,7 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
 
   try {
     if (chosen === 'stdio') {
-      program = await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context);
+      program = await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context, stop);
       await connect(program.transport).catch((error: unknown) => {
         throw failed(error, deadline, `the MCP server ${where} did not initialize`, program);
       });
@@ -109,6 +109,7 @@ async function callOnce(client: Client, options: McpOptions, args: Record<string
 
 /** A failure of connect: the deadline's or cancel's own line first, then the connection's, then the server's words. */
 function failed(error: unknown, deadline: Deadline, what: string, program?: StartedProgram): SendError {
+  if (error instanceof SendError && error.kind === 'tooLarge') return error; // past maxResponseMb: said as such, whatever else the program wrote
   const stray = program?.strayOutput();
   if (stray && deadline.error?.kind !== 'other') {
     return new SendError(`${what}: the program wrote something other than MCP messages to its standard output (${stray.replace(/\.$/, '')}); an MCP server over stdio writes only JSON-RPC messages there, its logs go to stderr.`, 'protocol');

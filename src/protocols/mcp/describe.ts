@@ -29,7 +29,8 @@ export async function describeMcp(prepared: PreparedRequest, context: SendContex
   const requestOptions = { signal: stop.signal, timeout };
   let transport: Transport | undefined;
   try {
-    transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context)).transport : httpTransport(chosen, prepared, context, (error) => stop.abort(error));
+    const tooLarge = (error: SendError) => stop.abort(error);
+    transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context, tooLarge)).transport : httpTransport(chosen, prepared, context, tooLarge);
     await client.connect(transport, requestOptions).catch((error: unknown) => {
       if (error instanceof SendError) throw error;
       const code = systemCode(error);

@@ -48,7 +48,7 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
     })();
   });
   try {
-    transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context)).transport : httpTransport(chosen, prepared, context, tooLarge);
+    transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context, tooLarge)).transport : httpTransport(chosen, prepared, context, tooLarge);
     const connectOptions = { signal: stop.signal, timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS };
     try {
       await client.connect(transport, connectOptions);

@@ -15,6 +15,7 @@ import { loadOnce } from '../../support/load-once.js';
 import type { SendContext } from '../kind.js';
 import { commandWords, programRefused, type ProgramSpec } from '../programs.js';
 import { SendError } from '../send-error.js';
+import { BoundedStdoutBuffer, OutputTooLarge } from './stdout-buffer.js';
 
 const hopSigner = loadOnce(() => import('../sign-hop.js'));
 
@@ -136,13 +137,22 @@ export interface StartedProgram {
 
 const STDERR_KEPT = 64 * 1024;
 
-/** Starts the program once the policy allows it; its stderr is kept. */
-export async function stdioTransport(program: ProgramSpec, context: SendContext): Promise<StartedProgram> {
+/**
+ * Starts the program once the policy allows it; its stderr is kept. `onTooLarge`: told when the
+ * program's standard output (all of it, as HTTP+SSE's one stream is counted) passes
+ * maxResponseMb, with the error to end the send with; the SDK then stops the program.
+ */
+export async function stdioTransport(program: ProgramSpec, context: SendContext, onTooLarge: (error: SendError) => void): Promise<StartedProgram> {
   const allowed = context.programs ? await context.programs.allow(program) : false;
   if (!allowed) throw programRefused(program, context.workspaceRoot, context.face);
   const [command, ...args] = commandWords(program.command);
   if (!command) throw new SendError('the command line is empty; give the program that starts the MCP server.', 'other');
   const transport = new StdioClientTransport({ command, args, cwd: program.cwd, env: { ...getDefaultEnvironment(), ...program.env }, stderr: 'pipe' });
+  // The SDK reads stdout into this field (private in its types): ours keeps to maxResponseMb. An
+  // SDK that renamed it must fail here (and in the tests), not leave the program unbounded.
+  const inner = transport as unknown as { _readBuffer?: unknown };
+  if (!inner._readBuffer) throw new Error('@modelcontextprotocol/sdk: StdioClientTransport has no _readBuffer to bound (stdout-buffer.ts)');
+  inner._readBuffer = new BoundedStdoutBuffer(context.maxResponseMb * MB);
   let text = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     if (text.length < STDERR_KEPT) text += chunk.toString('utf8').slice(0, STDERR_KEPT - text.length);
@@ -152,8 +162,15 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext)
   // The client chains this handler when it connects.
   let stray: string | undefined;
   transport.onerror = (error: Error) => {
-    if (error instanceof SyntaxError) stray ??= error.message;
+    if (error instanceof OutputTooLarge) onTooLarge(outputTooLarge(program, context.maxResponseMb));
+    else if (error instanceof SyntaxError) stray ??= error.message;
     else if (/ZodError/.test(error.name)) stray ??= 'a JSON value that is not a JSON-RPC message';
   };
   return { transport, stderr: () => text, strayOutput: () => stray };
+}
+
+const MB = 1024 * 1024;
+
+function outputTooLarge(program: ProgramSpec, maxResponseMb: number): SendError {
+  return new SendError(`the MCP server "${program.command}" sent more than ${maxResponseMb} MB (maxResponseMb) on its standard output, so Ferry stopped reading it and stopped the program; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`, 'tooLarge');
 }
