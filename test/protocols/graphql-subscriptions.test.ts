@@ -13,6 +13,7 @@ import { SendError } from '../../src/protocols/index.js';
 import { closedPort, graphqlSsePeer, graphqlWsPeer, legacyPeer, type GraphqlPeer } from './graphql-peers.js';
 import { failure, received, sendRequest } from './streaming-send.js';
 import { sendWith } from './kind-cases.js';
+import { floodPings, frame, rawPeer } from './raw-websocket-peer.js';
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind } from '../../src/protocols/index.js';
 import { awsV4Check, hawkCheck, type Received } from '../support/auth-checks.js';
@@ -226,6 +227,25 @@ describe('GraphQL subscription refusals and bad input', () => {
       });
       const error = await failure(sendWith(requestKind('http'), request, undefined, { maxResponseMb: 1 }));
       expect(error.message).toMatch(/sent a WebSocket message larger than 1 MB \(maxResponseMb\)/);
+    }
+  });
+
+  it('names a server flooding pings without reading the pongs, as a WebSocket request does (it was closed 1006, or "closed before the subscription started")', async () => {
+    for (const transport of ['websocket', 'websocketLegacy'] as const) {
+      // The connection acknowledged, then pings without end.
+      const peer = await rawPeer((socket, sent) => {
+        socket.write(frame(0x1, '{"type":"connection_ack"}'));
+        floodPings(socket, sent);
+      }, { protocol: 'offered' });
+      try {
+        const request = requestSchema.parse({ name: 'pings', method: 'POST', url: peer.url.replace('ws:', 'http:'), body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport } }, settings: { timeoutMs: 5000, stream: { timeoutMs: 8000 } } });
+        const started = Date.now();
+        const error = await failure(sendWith(requestKind('http'), request, undefined, { maxResponseMb: 1 }));
+        expect(error.message).toBe(`${peer.host} flooded the connection with WebSocket pings without reading Ferry's pongs (60 pongs waiting to be sent), so Ferry closed the connection; the server must read what it is sent.`);
+        expect(Date.now() - started).toBeLessThan(4000);
+      } finally {
+        peer.close();
+      }
     }
   });
 

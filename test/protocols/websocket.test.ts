@@ -1,5 +1,4 @@
 /** WebSocket requests against a real `ws` server on 127.0.0.1 (plain and TLS with the self-signed test certificate). */
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +12,7 @@ import { hawkCheck, oauth1Check, type Received } from '../support/auth-checks.js
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { prepareRequest } from '../../src/request/index.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
+import { floodPings, rawPeer } from './raw-websocket-peer.js';
 
 interface Upgrade {
   url: string;
@@ -212,32 +212,7 @@ describe('websocket requests', () => {
 });
 
 describe('hand-made WebSocket peers', () => {
-  /** Completes the upgrade by hand, then hands the socket to `opened`; reads nothing. */
-  async function rawPeer(opened: (socket: import('node:stream').Duplex, sent: { bytes: number }) => void): Promise<{ url: string; host: string; sent: { bytes: number }; close(): void }> {
-    const sent = { bytes: 0 };
-    const server = http.createServer();
-    server.on('upgrade', (req, socket) => {
-      const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
-      socket.on('error', () => {});
-      opened(socket, sent);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { url: `ws://${host}/`, host, sent, close: () => { server.closeAllConnections(); server.close(); } };
-  }
-
-  /** Writes ping frames (125 bytes each) for as long as the socket takes them. */
-  const pingFlood = () =>
-    rawPeer((socket, sent) => {
-      const ping = Buffer.concat([Buffer.from([0x89, 125]), Buffer.alloc(125, 0x70)]);
-      const batch = Buffer.concat(Array.from({ length: 512 }, () => ping));
-      const more = () => {
-        while (!socket.destroyed && socket.write(batch)) sent.bytes += batch.length;
-      };
-      socket.on('drain', more);
-      more();
-    });
+  const pingFlood = () => rawPeer(floodPings);
 
   it("a close frame ends reading at once, though the server keeps the connection open (ws waited 30 s for it to go)", async () => {
     // A text frame "hi", then a close frame 1000 "bye"; the TCP connection stays.

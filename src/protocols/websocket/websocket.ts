@@ -65,12 +65,7 @@ function openWebSocket(prepared: PreparedRequest, context: SendContext, session:
   socket.on('message', (data, isBinary) => {
     session.messages?.received(frameText(asBytes(data), isBinary));
   });
-  // ws answers each ping with a pong and cuts a peer that leaves MAX_PENDING_PONGS of them unsent
-  // (it pings without reading), as a ws client does; it then says only 1006: named here.
-  socket.on('ping', () => {
-    if (socket.readyState !== WebSocket.CLOSING) return;
-    session.fail(new SendError(`${url.host} flooded the connection with WebSocket pings without reading Ferry's pongs (${MAX_PENDING_PONGS} pongs waiting to be sent), so Ferry closed the connection; the server must read what it is sent.`, 'protocol'));
-  });
+  onPingFlood(socket, url, (error) => session.fail(error));
   socket.on('open', () => {
     // ws says 'close' only once the TCP connection is gone: a server that sends its close frame and
     // keeps the connection held the request 30 s (ws's own wait). The close frame ends reading;
@@ -89,6 +84,18 @@ function openWebSocket(prepared: PreparedRequest, context: SendContext, session:
   socket.on('error', (error) => session.fail(describeWebSocketError(error, url, session.messages !== undefined, context.maxResponseMb, tunnel.proxy)));
   session.onClose(() => closeSocket(socket));
   return opened;
+}
+
+/**
+ * ws answers each ping with a pong and cuts a peer that leaves MAX_PENDING_PONGS of them unsent
+ * (it pings without reading), as a ws client does; it then says only 1006. `flooded` is told
+ * (before the close) with the error naming it, for every client made with `clientOptions`.
+ */
+export function onPingFlood(socket: WebSocket, url: URL, flooded: (error: SendError) => void): void {
+  socket.on('ping', () => {
+    if (socket.readyState !== WebSocket.CLOSING) return;
+    flooded(new SendError(`${url.host} flooded the connection with WebSocket pings without reading Ferry's pongs (${MAX_PENDING_PONGS} pongs waiting to be sent), so Ferry closed the connection; the server must read what it is sent.`, 'protocol'));
+  });
 }
 
 /** The request's URL, refused unless ws:// or wss://. */

@@ -11,7 +11,7 @@ import { SendError } from '../../send-error.js';
 import type { LiveParts } from '../../live/connection.js';
 import type { StreamStop } from '../../stream/messages.js';
 import type { StreamSession } from '../../stream/session.js';
-import { clientOptions, closeWords, describeWebSocketError, httpUrl, pairs, upgradeHeaders } from '../../websocket/websocket.js';
+import { clientOptions, closeWords, describeWebSocketError, httpUrl, onPingFlood, pairs, upgradeHeaders } from '../../websocket/websocket.js';
 import { tunnelFor, type Tunnel } from '../tunnel-agent.js';
 import { connectionHeaders } from './target.js';
 
@@ -20,7 +20,7 @@ const CLOSE_GRACE_MS = 1000;
 
 export class SubscriptionSocket {
   upgrade: IncomingMessage | undefined;
-  /** The socket's first error (refused, TLS, subprotocol…), which the GraphQL client only reports as a close. */
+  /** The socket's first error (refused, TLS, subprotocol…, a ping flood), which the GraphQL client only reports as a close. */
   error: Error | undefined;
   closed: { code: number; reason: string } | undefined;
   private readonly closedNow: Promise<void>;
@@ -73,6 +73,7 @@ export class SubscriptionSocket {
       if (setCookies && this.context.cookies) this.context.cookies.store(httpUrl(this.url), setCookies);
     });
     socket.on('error', (error) => (this.error ??= error));
+    onPingFlood(socket, this.url, (error) => (this.error ??= error));
     socket.on('close', (code, reason) => {
       this.closed = { code, reason: reason.toString('utf8') };
       this.markClosed();
@@ -94,6 +95,7 @@ export class SubscriptionSocket {
   /** Why the connection failed before the subscription started, in one line. */
   failure(closeCode?: number, closeReason?: string): SendError {
     const host = this.url.host;
+    if (this.error instanceof SendError) return this.error; // already in words (a ping flood)
     if (this.error) {
       if (/subprotocol/i.test(this.error.message)) {
         const other = this.subprotocol === 'graphql-ws' ? 'websocket (graphql-transport-ws)' : 'websocketLegacy (subscriptions-transport-ws)';

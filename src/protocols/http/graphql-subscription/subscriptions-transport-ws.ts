@@ -74,7 +74,8 @@ function startLegacy(operation: GraphqlOperation, url: URL, params: Record<strin
     }
   });
   socket.on('close', (code: number, reason: Buffer) => {
-    if (session.messages) session.messages.closed();
+    // A close after an error of the socket's (a ping flood cut it) fails the send with that error.
+    if (session.messages && !connection.error) session.messages.closed();
     else session.fail(connection.failure(code, reason.toString('utf8')));
   });
   socket.on('error', () => session.fail(connection.failure()));
