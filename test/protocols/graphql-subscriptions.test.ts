@@ -249,6 +249,22 @@ describe('GraphQL subscription refusals and bad input', () => {
     }
   });
 
+  it('a server closing the connection (1000) during the subscription ends it as closed (graphql-ws connected and subscribed again, in a loop, until the time limit)', async () => {
+    let upgrades = 0;
+    const peer = await rawPeer((socket) => {
+      upgrades++;
+      socket.write(frame(0x1, '{"type":"connection_ack"}'));
+      setTimeout(() => socket.end(frame(0x8, Buffer.concat([Buffer.from([0x03, 0xe8]), Buffer.from('bye')]))), 100);
+    }, { protocol: 'offered' });
+    try {
+      const result = await sendWith(requestKind('http'), requestSchema.parse({ name: 'bye', method: 'POST', url: peer.url.replace('ws:', 'http:'), body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport: 'websocket' } }, settings: { timeoutMs: 5000, stream: { timeoutMs: 3000 } } }));
+      expect(result.stream).toMatchObject({ events: 0, stoppedBy: 'closed', closedWith: 'close code 1000 "bye"' });
+      expect(upgrades).toBe(1);
+    } finally {
+      peer.close();
+    }
+  });
+
   it('keeps the first 1,000 of a long stream and counts them all', async () => {
     const result = await subscription('websocket', { query: 'subscription { count(to: 1500) }' }, { settings: { stream: { maxEvents: 0, timeoutMs: 20_000 } } });
     expect(result.stream).toEqual({ events: 1500, stoppedBy: 'complete' });

@@ -42,6 +42,12 @@ function startGraphqlWs(
   session: StreamSession,
   connection: SubscriptionSocket,
 ): void {
+  // The connection ended: a close while reading is the `closed` stop, before it (or after a socket
+  // error: a ping flood, a message past maxResponseMb…) the send fails.
+  const ended = (close?: { code: number; reason: string }) => {
+    if (session.messages && !connection.error) session.messages.closed();
+    else session.fail(connection.failure(close?.code, close?.reason));
+  };
   const client = createClient({
     url: url.href,
     webSocketImpl: connection.implementation(),
@@ -51,17 +57,21 @@ function startGraphqlWs(
     shouldRetry: () => false,
     on: {
       connected: () => session.open().sent({ event: 'subscribe', text: subscribeText(operation) }),
+      // graphql-ws connects again after a close 1000 while a subscription runs, whatever
+      // retryAttempts says (it subscribed again and again until the time limit): disposed here,
+      // before it decides, the close ends the send.
+      closed: (event: unknown) => {
+        ended(closeEvent(event));
+        void Promise.resolve(client.dispose()).catch(() => {});
+      },
     },
   });
   const unsubscribe = client.subscribe(operation.payload, {
     next: (value) => receiveResult(session, value),
     error: (error: unknown) => {
-      // An `error` message (a list of GraphQL errors) ends the subscription; anything else ended
-      // the connection: a close while reading is the `closed` stop, a socket error (a message past
-      // maxResponseMb…) fails the send.
+      // An `error` message (a list of GraphQL errors) ends the subscription; anything else ended the connection.
       if (Array.isArray(error) && session.messages) session.messages.endWith('error', { event: 'error', text: JSON.stringify(error) });
-      else if (session.messages && !connection.error) session.messages.closed();
-      else session.fail(connection.failure(closeEvent(error)?.code, closeEvent(error)?.reason));
+      else ended(closeEvent(error));
     },
     complete: () => session.messages?.stop('complete'),
   });
