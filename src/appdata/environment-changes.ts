@@ -5,9 +5,9 @@
  * (the app, or `ferry env rename` in a terminal while a `ferry run` is under way). The data folder
  * keys an environment's values by its id, its file name, which a rename changes.
  *
- * A run takes a mark (`mark`) when it reads its values and, when it saves, follows the changes
- * recorded since (`since`). It read the workspace before that: a change recorded in between is
- * found by its time (`markBefore`), each change saying when it was made. Both a change (record, then move the data) and a save run holding
+ * A run takes a mark (`mark`) as it reads the workspace, before the environments (session/environment-mark.ts;
+ * a rename renames the file before it records the change) and, when it saves, follows the changes
+ * recorded since (`since`). Both a change (record, then move the data) and a save run holding
  * the record's lock (json-store.ts), so a save never lands between a rename's moves.
  *
  * The record is bounded (the last ENVIRONMENT_CHANGES_KEPT changes) and names itself (`id`, made
@@ -33,7 +33,7 @@ interface Change {
   from: string;
   /** The new id; absent: deleted. */
   to?: string;
-  /** When it was recorded (ms since 1970); absent in a record an older Ferry wrote. */
+  /** When it was recorded (ms since 1970), for whoever reads the file; absent in a record an older Ferry wrote. */
   at?: number;
 }
 
@@ -70,25 +70,6 @@ export class EnvironmentChanges {
     const journal = await this.store.read();
     const id = typeof journal.id === 'string' ? journal.id : undefined;
     return { ...(id === undefined ? {} : { journal: id }), next: nextOf(journal, changesOf(journal)) };
-  }
-
-  /**
-   * `mark` moved back to just before the newest change of `id` recorded before it and not before
-   * `after` (ms since 1970): for a run whose environment's file is gone when it has taken its mark,
-   * renamed or deleted by another process after the run read the workspace (`after`: no later than
-   * that read) and recorded before the mark, which `since` would not follow. Undefined when there is
-   * none such, or when a change of `id` after the mark is there (`since` follows that one).
-   */
-  async markBefore(id: string, mark: EnvironmentMark, after: number): Promise<EnvironmentMark | undefined> {
-    const journal = await this.store.read();
-    // Another record than the mark's: `since` follows all of it already.
-    if (mark.journal !== (typeof journal.id === 'string' ? journal.id : undefined)) return undefined;
-    const changes = changesOf(journal).filter((c) => c.from === id);
-    if (changes.some((c) => c.seq >= mark.next)) return undefined;
-    const last = changes.at(-1);
-    // One without its time (an older Ferry's) may be older than the read: not followed, nothing moved.
-    if (!last || last.at === undefined || last.at < after) return undefined;
-    return { ...mark, next: last.seq };
   }
 
   /** Runs `work` holding the record's lock (this process and others wait for it). */

@@ -94,14 +94,9 @@ export class WorkspaceData {
   /** Those changes and the saves of a run's values in this process, one at a time (other processes: the record's lock). */
   #scopeWork: Promise<unknown> = Promise.resolve();
 
-  /** A mark of the environment renames and deletes so far: taken when a run reads its values, followed (`exclusive`) when it saves them. */
+  /** A mark of the environment renames and deletes so far: taken when a run reads its workspace (or its values), followed (`exclusive`) when it saves them. */
   environmentMark(): Promise<EnvironmentMark> {
     return this.#environmentChanges.mark();
-  }
-
-  /** `mark` moved back before a change of environment `id` recorded since `after` (environment-changes.ts `markBefore`); undefined when none. */
-  environmentMarkBefore(id: string, mark: EnvironmentMark, after: number): Promise<EnvironmentMark | undefined> {
-    return this.#environmentChanges.markBefore(id, mark, after);
   }
 
   /**

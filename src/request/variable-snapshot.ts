@@ -42,11 +42,13 @@ export async function loadVariableSnapshot(
   workspace: { file: WorkspaceFile; environments: ReadonlyArray<{ id: string; value: EnvironmentFile }> },
   data: WorkspaceData | undefined,
   environmentId: string | undefined,
+  /** Taken as the workspace was read (ContextOptions.environmentMark); absent, taken here. */
+  mark?: EnvironmentMark,
 ): Promise<VariableSnapshot> {
   const entry = environmentId === undefined ? undefined : workspace.environments.find((e) => e.id === environmentId);
   const hasSecrets = (vars: readonly Variable[]) => vars.some((v) => v.secret);
   // Before the reads: a rename while they run is one the save follows. Only an environment's values need it.
-  const environmentMark = entry && data ? await data.environmentMark() : undefined;
+  const environmentMark = entry && data ? mark ?? (await data.environmentMark()) : undefined;
   const [envValues, collection, globals, envSecrets, wsSecrets] = await Promise.all([
     entry && data ? data.scriptValues(`environment:${entry.id}`) : {},
     data ? data.scriptValues('collection') : {},

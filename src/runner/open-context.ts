@@ -3,12 +3,10 @@
  * for an app session that sends many times. The data folder is read once when it opens and
  * written when it saves; connections and the script sandbox end when it closes.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { AllowedPrograms, HISTORY_LIMIT, programPolicy, proxyWithCredentials, readSettings, WorkspaceData, type AppSettings } from '../appdata/index.js';
+import { AllowedPrograms, HISTORY_LIMIT, programPolicy, proxyWithCredentials, readSettings, WorkspaceData, type AppSettings, type EnvironmentMark } from '../appdata/index.js';
 import { HttpAgents, resolveProxyConfig, type HostLookup } from '../protocols/index.js';
 import { loadCookies, saveCookies } from './cookies.js';
-import { loadVariableSnapshot, type Face, type PreparedSettings, type VariableSnapshot } from '../request/index.js';
+import { loadVariableSnapshot, type Face, type PreparedSettings } from '../request/index.js';
 import { resolveEnvironment, RunVariables, type ActiveEnvironmentNotice } from '../variables/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { loadClientTls } from '../request/client-tls-files.js';
@@ -46,6 +44,11 @@ export interface ContextOptions {
   face?: Face;
   /** Refuses a send before anything leaves (`ferry mcp`'s rule for secret values). */
   guard?: SendGuard;
+  /**
+   * The place in the record of environment renames taken as `workspace` was read (session/environment-mark.ts):
+   * the renames recorded since are followed when values are saved. Default: taken now, after the read.
+   */
+  environmentMark?: EnvironmentMark;
 }
 
 export async function openRunContext(options: ContextOptions, iterations = 1, signal?: AbortSignal): Promise<RunContext> {
@@ -59,7 +62,7 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
   if (options.insecure) overrides.verifyTls = false;
 
   const [snapshot, cookies, agents] = await Promise.all([
-    loadVariableSnapshot(workspace, data, environmentId).then((read) => markFromBeforeRead(workspace, data, read)),
+    loadVariableSnapshot(workspace, data, environmentId, options.environmentMark),
     loadCookies(data?.cookieJarFile),
     openHttpAgents(settings, options),
   ]);
@@ -84,25 +87,6 @@ export async function openRunContext(options: ContextOptions, iterations = 1, si
     iterations,
     signal,
   };
-}
-
-/**
- * The workspace was read before the snapshot took its mark in the record of environment renames
- * and deletes: one made by another process in between (`ferry env rename` in a terminal as the
- * run starts) is recorded before the mark, and the save at the end would not follow it. The
- * environment's file gone now says one may have been: the mark goes back to just before the
- * newest change of that environment, if it was recorded after this process started (so after
- * nothing it could have read; an older one is of an earlier environment of the same id). A change
- * recorded after the mark is followed as it is. One stat when nothing happened.
- */
-async function markFromBeforeRead(workspace: Workspace, data: WorkspaceData | undefined, snapshot: VariableSnapshot): Promise<VariableSnapshot> {
-  const { environmentId: id, environmentMark: mark } = snapshot;
-  const entry = id === undefined ? undefined : workspace.environments.find((e) => e.id === id);
-  if (!data || !mark || !entry) return snapshot;
-  const there = await fs.lstat(path.join(workspace.root, entry.file)).then(() => true, (error: NodeJS.ErrnoException) => error.code !== 'ENOENT');
-  if (there) return snapshot;
-  const before = await data.environmentMarkBefore(entry.id, mark, performance.timeOrigin);
-  return before ? { ...snapshot, environmentMark: before } : snapshot;
 }
 
 /**

@@ -16,6 +16,7 @@ import { hasImportJournal, recoverInterruptedImport } from '../importers/import-
 import { recoverInterruptedUpdate, type Recovery } from '../importers/openapi/update/journal.js';
 import type { RequestSummary } from '../model/index.js';
 import type { ListingCacheOptions } from '../workspace/listing-cache.js';
+import { markingRead } from './environment-mark.js';
 import { openWorkspaceFrom, WorkspaceError } from '../workspace/open.js';
 import type { Workspace } from '../workspace/types.js';
 
@@ -44,8 +45,15 @@ export async function openWorkspaceForUse(dir: string | undefined, options?: Ope
 export async function openWorkspaceForUse(dir: string | undefined, options?: OpenForUseOptions & { listing?: boolean }): Promise<Workspace<RequestSummary>>;
 export async function openWorkspaceForUse(dir: string | undefined, options: OpenForUseOptions & { listing?: boolean } = {}): Promise<Workspace<RequestSummary>> {
   const cwd = options.cwd ?? process.cwd();
-  const read = { ...(options.requests ? { requests: options.requests } : {}), listing: options.listing === true, ...(options.listingCache ? { listingCache: options.listingCache } : {}) };
-  const ws = await openWorkspaceFrom(dir, cwd, read);
+  const base = { ...(options.requests ? { requests: options.requests } : {}), listing: options.listing === true, ...(options.listingCache ? { listingCache: options.listingCache } : {}) };
+  // Each whole read takes its place in the record of environment renames (a session may send from
+  // it: environment-mark.ts); a listing sends nothing.
+  const opened = async (from: string | undefined) => {
+    if (options.listing) return openWorkspaceFrom(from, cwd, base);
+    const marking = markingRead();
+    return marking.keep(await openWorkspaceFrom(from, cwd, { ...base, onIdentified: marking.onIdentified }));
+  };
+  const ws = await opened(dir);
   let recovery: Recovery;
   try {
     recovery = await recoverInterruptedUpdate(ws.root);
@@ -62,15 +70,15 @@ export async function openWorkspaceForUse(dir: string | undefined, options: Open
       });
     if (undone === 'undone') {
       options.onRecovered?.('import undone');
-      if (recovery === 'none' || recovery === 'running') return openWorkspaceFrom(ws.root, cwd, read);
+      if (recovery === 'none' || recovery === 'running') return opened(ws.root);
     }
   }
-  if (await finishMove(ws, options)) return openWorkspaceFrom(ws.root, cwd, read);
+  if (await finishMove(ws, options)) return opened(ws.root);
   // `running`: another process is updating; its own end finishes the update.
   if (recovery === 'none' || recovery === 'running') return ws;
   options.onRecovered?.(recovery);
   // Files changed under the first reading: read the workspace again.
-  return openWorkspaceFrom(ws.root, cwd, read);
+  return opened(ws.root);
 }
 
 /**

@@ -33,6 +33,7 @@ import {
 import type { FetchedToken } from '../request/index.js';
 import { render } from '../template/index.js';
 import type { DataRow } from '../variables/index.js';
+import { environmentMarkOf } from './environment-mark.js';
 import { FOLDER_FILE, normalizeSelectPath, unsavedItem, type Workspace } from '../workspace/index.js';
 
 export interface SessionOptions extends ContextOptions {
@@ -288,7 +289,8 @@ export class Session {
 
   private ready(): Promise<RunContext> {
     if (this.closed) return Promise.reject(new Error('This session is closed; open a new one.'));
-    this.context ??= openRunContext(this.options);
+    // The place in the record of environment renames taken as the workspace was read, when it was.
+    this.context ??= openRunContext({ ...this.options, environmentMark: this.options.environmentMark ?? environmentMarkOf(this.options.workspace) });
     // A failed opening (an unknown environment) may be retried after the cause is fixed.
     this.context.catch(() => (this.context = undefined));
     return this.context;

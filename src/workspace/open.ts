@@ -122,6 +122,12 @@ export interface OpenOptions {
    * from it (`listing-cache.ts`). The listing is the same with or without it.
    */
   listingCache?: ListingCacheOptions;
+  /**
+   * Called once `ferry.yaml` gave the workspace's id, before any environment or request is read,
+   * and waited for: a session takes its place in the data folder's record of environment renames
+   * here (session/environment-mark.ts), so a rename recorded after it is one the read may not see.
+   */
+  onIdentified?: (id: string, root: string) => Promise<void>;
 }
 
 /** The workspace `openWorkspace` gives for these options: request summaries when they may ask for a listing. */
@@ -163,6 +169,7 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
     }
   }
   const id = file.id!;
+  await options.onIdentified?.(id, absolute);
   try {
     await ensureDirs(absolute);
   } catch (error) {

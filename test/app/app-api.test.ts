@@ -195,6 +195,37 @@ describe('ferry app API', () => {
     }
   });
 
+  it('a run in the app while `ferry env rename` in a terminal renames its environment: the values its scripts set go under the new id, none under the old', async () => {
+    let answer: (() => void) | undefined;
+    const site = http.createServer((req, res) => {
+      if (req.url === '/slow') answer = () => res.end('{"token": "T-7"}');
+      else res.end('ok');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    try {
+      await ws.write('environments/local.yaml', { name: 'Local', variables: [{ key: 'base', value: base }] });
+      await ws.write('requests/Login.yaml', { name: 'Login', url: '{{base}}/slow', scripts: { postResponse: "pm.environment.set('token', pm.response.json().token);" } });
+      await app.state.reload();
+      expect((await client.call('POST', '/api/environment', { id: 'local' })).status).toBe(200);
+      const channel = await client.live();
+      expect((await client.call('POST', '/api/run', { runId: 'terminal-rename', paths: ['Login.yaml'] })).status).toBe(200);
+      await until('the slow request to arrive', () => answer);
+      // Another process: it records the rename in the data folder; the app's session follows it from the place it took when it read the workspace.
+      const renamed = ferryProcess(['-w', ws.root, 'env', 'rename', 'Local', 'Staging'], { FERRY_DATA_DIR: ws.dataDir }, 20_000);
+      expect(await renamed.done, renamed.output.stderr).toBe(0);
+      answer!();
+      await until('the run to end', () => channel.events.find((e) => e.type === 'run' && e.runId === 'terminal-rename' && e.event.type === 'end'));
+      channel.close();
+      await until('the run to be saved', async () => Object.keys(await app.state.data.scriptValues('environment:Staging')).length > 0 || undefined, 5_000).catch(() => undefined);
+      expect(await app.state.data.scriptValues('environment:Staging')).toEqual({ token: 'T-7' });
+      expect(await app.state.data.scriptValues('environment:local')).toEqual({});
+    } finally {
+      site.closeAllConnections();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   it('a save while another Ferry process holds the write lock: the wait is said on the live channel with its pid, the watcher reports that process\'s files meanwhile, then 409 busy with nothing written', async () => {
     await ws.write('requests/Greet.yaml', { name: 'Greet', url: 'http://127.0.0.1:1/hi' });
     await app.state.reload();

@@ -92,7 +92,7 @@ describe('an environment renamed or deleted by another process while a run is un
     expect(await store.scriptValues('environment:staging')).toEqual({});
   });
 
-  it('renamed after the run read the workspace and before it took its mark: the run still follows it', async (context) => {
+  it('renamed after the run read the workspace and before it opened its session: the run still follows it (its place in the record was taken as it read)', async (context) => {
     // The test sees the run's read by the file's access time: a file system mounted noatime cannot say it.
     const probe = path.join(ws, 'atime-probe');
     await fs.writeFile(probe, 'x');

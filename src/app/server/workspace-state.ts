@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { withWorkspaceLock, WorkspaceData, type WorkspaceLocker } from '../../appdata/index.js';
-import { Session } from '../../session/index.js';
+import { carryEnvironmentMark, markingRead, Session } from '../../session/index.js';
 import { FOLDER_FILE, openWorkspace, REQUESTS_DIR, WorkspaceError, type Workspace } from '../../workspace/index.js';
 import { readSmallFile } from '../../workspace/read-resource.js';
 import { withRequestText } from '../../workspace/request-update.js';
@@ -82,10 +82,12 @@ export class WorkspaceState {
     this.#own.clear();
     this.#moved.clear();
     this.#reads++;
-    this.reading = openWorkspace(this.current.root)
+    // Its place in the record of environment renames taken as it reads: a session opened later follows those made since.
+    const marking = markingRead();
+    this.reading = openWorkspace(this.current.root, { onIdentified: marking.onIdentified })
       .then(
         (ws) => {
-          this.current = ws;
+          this.current = marking.keep(ws);
           this.#refused = undefined;
           this.retire();
         },
@@ -139,7 +141,7 @@ export class WorkspaceState {
     const mark = this.reading || this.next || this.#stale || this.#refused !== undefined ? undefined : fileMark(ws.root, file, (t) => (text = t));
     const updated = mark === undefined || text === undefined ? undefined : withRequestText(ws, requestPath, text);
     if (!updated) return this.markStale();
-    this.current = updated;
+    this.current = carryEnvironmentMark(ws, updated);
     this.#own.set(file, mark!);
     // Sends from now on use the request as saved.
     this.retire();
