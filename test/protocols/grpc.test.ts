@@ -357,6 +357,26 @@ describe('gRPC', () => {
     expect((await sendFile('protos/top.proto', 'd.S/M')).outcome).toMatchObject({ status: 12 });
   });
 
+  it('a proto file using a type defined nowhere fails the request naming the file (protobufjs threw it uncaught, ending the process, and the send never settled)', async () => {
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ok.proto'), 'syntax = "proto3";\npackage u;\nmessage Fine { string x = 1; }\n');
+    await fs.writeFile(path.join(root, 'typo.proto'), 'syntax = "proto3";\npackage u;\nmessage A { Nope x = 1; }\nservice S { rpc M (A) returns (A); }\n');
+    const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'u.S/M', grpc: { protoFiles: ['ok.proto', 'typo.proto'] }, settings: { timeoutMs: 5000 } });
+    const uncaught: Error[] = [];
+    const onUncaught = (error: Error) => uncaught.push(error);
+    const listeners = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    process.on('uncaughtException', onUncaught);
+    try {
+      const error = await Promise.race([failure(sendWith(grpcKind, request, undefined, { workspaceRoot: root })), new Promise<Error>((resolve) => setTimeout(() => resolve(new Error('the send never settled')), 3000))]);
+      expect(error.message).toBe("the proto files do not compile: typo.proto: no such Type or Enum 'Nope' in Type .u.A.");
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      for (const listener of listeners) process.on('uncaughtException', listener);
+    }
+  });
+
   it('a named pipe, a device or a huge file as a proto file (or an import) is refused before it is read (a pipe blocked the send for ever)', async () => {
     const root = await tempDir();
     await fs.mkdir(path.join(root, 'protos'));

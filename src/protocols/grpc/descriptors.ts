@@ -49,25 +49,39 @@ export async function loadProtoFiles(source: ProtoSource): Promise<PackageDefini
   const includeDirs = [...new Set([...files.map((f) => path.dirname(f)), ...importDirs])];
   await checkImports(files, includeDirs, source);
   try {
-    return await protoLoader.load(files, { ...LOADER_OPTIONS, includeDirs });
+    return compile(files, includeDirs);
   } catch (error) {
     const message = (error as Error).message.replaceAll(source.workspaceRoot + path.sep, '');
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || /ENOENT|no such file/i.test(message)) {
       throw new SendError(`a proto file could not be read: ${message.split('\n')[0]} (grpc.protoFiles, grpc.importPaths).`, 'other');
     }
-    const where = /\(line \d+\)/.test(message) ? await brokenFile(files, includeDirs, source.workspaceRoot) : undefined;
+    // protobufjs names the file of some errors; others (a type found nowhere, "no such Type or Enum 'X' in Type .A") only a line, or nothing.
+    const where = /\.proto\b/.test(message) ? undefined : brokenFile(files, includeDirs, source.workspaceRoot);
     throw new SendError(`the proto files do not compile: ${where ? `${where}: ` : ''}${message.split('\n')[0]}.`, 'other');
   }
+}
+
+/**
+ * The files compiled. Synchronously: protobufjs's asynchronous load throws a type it cannot
+ * resolve (`Nope x = 1;`) from inside its file-read callback, an uncaught exception that ended
+ * the process (and the load's promise never settled). The files are checked first (regular, at
+ * most 32 MB each), so reading them does not block for long.
+ */
+function compile(files: string[], includeDirs: string[]): PackageDefinition {
+  return protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs });
 }
 
 /**
  * protobufjs names the line of a syntax error but not always its file: the first listed file that
  * fails alone is named (the error may lie in a file it imports).
  */
-async function brokenFile(files: string[], includeDirs: string[], root: string): Promise<string | undefined> {
+function brokenFile(files: string[], includeDirs: string[], root: string): string | undefined {
   for (const file of files) {
-    const fails = await protoLoader.load(file, { ...LOADER_OPTIONS, includeDirs }).then(() => false, () => true);
-    if (fails) return path.relative(root, file);
+    try {
+      compile([file], includeDirs);
+    } catch {
+      return path.relative(root, file);
+    }
   }
   return undefined;
 }
