@@ -265,6 +265,24 @@ describe('GraphQL subscription refusals and bad input', () => {
     }
   });
 
+  it('a close frame ends the subscription at once, though the server keeps the connection open (ws waited 30 s for it to go)', async () => {
+    for (const transport of ['websocket', 'websocketLegacy'] as const) {
+      // The connection acknowledged, then a close frame 1000 "bye"; the TCP connection stays.
+      const peer = await rawPeer((socket) => {
+        socket.write(frame(0x1, '{"type":"connection_ack"}'));
+        setTimeout(() => socket.write(frame(0x8, Buffer.concat([Buffer.from([0x03, 0xe8]), Buffer.from('bye')]))), 100);
+      }, { protocol: 'offered' });
+      try {
+        const started = Date.now();
+        const result = await sendWith(requestKind('http'), requestSchema.parse({ name: 'held', method: 'POST', url: peer.url.replace('ws:', 'http:'), body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport } }, settings: { timeoutMs: 0, stream: { timeoutMs: 0 } } }));
+        expect(Date.now() - started).toBeLessThan(3000);
+        expect(result.stream).toMatchObject({ events: 0, stoppedBy: 'closed', closedWith: 'close code 1000 "bye"' });
+      } finally {
+        peer.close();
+      }
+    }
+  }, 70_000);
+
   it('keeps the first 1,000 of a long stream and counts them all', async () => {
     const result = await subscription('websocket', { query: 'subscription { count(to: 1500) }' }, { settings: { stream: { maxEvents: 0, timeoutMs: 20_000 } } });
     expect(result.stream).toEqual({ events: 1500, stoppedBy: 'complete' });

@@ -183,10 +183,18 @@ export function clientOptions(prepared: PreparedRequest, context: SendContext, h
     maxRedirects: settings?.maxRedirects ?? 10,
     finishRequest: redirectHops(prepared),
     maxPayload: context.maxResponseMb > 0 ? context.maxResponseMb * MB : NO_LIMIT_PAYLOAD,
-    // Not in @types/ws yet (ws 8.18+).
-    ...({ maxPendingAutoPongs: MAX_PENDING_PONGS } as object),
+    ...PEER_LIMITS,
   };
 }
+
+/**
+ * What every `ws` client of Ferry's (WebSocket requests, GraphQL subscriptions, Socket.IO's
+ * WebSocket transport) allows a peer: the pongs left unsent (`onPingFlood` names the cut), and
+ * how long a close may wait for the TCP connection to go. ws waits 30 s for it after the close
+ * frames are exchanged, which held a request that long when a server sent its close frame and
+ * kept the connection; the exchange is over at the close frame. Not in @types/ws yet (ws 8.23).
+ */
+export const PEER_LIMITS = { maxPendingAutoPongs: MAX_PENDING_PONGS, closeTimeout: CLOSE_GRACE_MS } as object;
 
 /**
  * `ws`'s last step of each upgrade request it makes (it sends the request when this calls `end()`):
