@@ -9,6 +9,7 @@ import { describeKindCases, sendWith, type RunningPeer } from './kind-cases.js';
 import { requestSchema } from '../../src/model/index.js';
 import { testCertificate } from '../support/servers/index.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
+import { floodPings, frame, rawPeer } from './raw-websocket-peer.js';
 import { awsV4Check, hawkCheck } from '../support/auth-checks.js';
 
 interface Seen {
@@ -259,6 +260,44 @@ describe('socketio requests', () => {
       server.closeAllConnections();
       flood.closeAllConnections();
       flood.close();
+    }
+  });
+
+  /** Engine.IO's open packet and Socket.IO's connect to / over a hand-made WebSocket, then `then`. */
+  const ioOverRawWebSocket = (then: Parameters<typeof rawPeer>[0]) =>
+    rawPeer((socket, sent, request) => {
+      socket.write(frame(0x1, '0{"sid":"e1","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}'));
+      socket.write(frame(0x1, '40{"sid":"s1"}'));
+      then(socket, sent, request);
+    });
+
+  it('a close frame over the WebSocket transport ends reading at once, though the server keeps the connection open (ws waited 30 s for it to go)', async () => {
+    // One event, then a close frame 1000; the TCP connection stays.
+    const peer = await ioOverRawWebSocket((socket) => {
+      socket.write(frame(0x1, '42["hi","there"]'));
+      socket.write(frame(0x8, Buffer.from([0x03, 0xe8])));
+    });
+    try {
+      const started = Date.now();
+      const result = await sendRequest('socketio', { url: peer.url.replace('ws:', 'http:'), socketio: { transport: 'websocket' }, settings: { timeoutMs: 0, stream: { timeoutMs: 0 } } });
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(result.stream).toEqual({ events: 1, stoppedBy: 'closed' });
+      expect(result.detail).toMatchObject({ disconnectReason: 'transport close' });
+    } finally {
+      peer.close();
+    }
+  });
+
+  it('a server flooding pings without reading the pongs is cut and named, as for WebSocket requests (engine.io-client\'s own ws kept every pong in memory)', async () => {
+    const peer = await ioOverRawWebSocket(floodPings);
+    try {
+      const started = Date.now();
+      const error = await failure(sendRequest('socketio', { url: peer.url.replace('ws:', 'http:'), socketio: { transport: 'websocket' }, settings: { timeoutMs: 5000, stream: { timeoutMs: 8000 } } }));
+      expect(error.message).toBe(`${peer.host} flooded the connection with WebSocket pings without reading Ferry's pongs (60 pongs waiting to be sent), so Ferry closed the connection; the server must read what it is sent.`);
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(peer.sent.bytes).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      peer.close();
     }
   });
 

@@ -9,7 +9,7 @@
  * (polling.ts). Unsigned requests keep socket.io-client's WebSocket transport and polling.ts's long-polling.
  */
 import type { ClientRequest } from 'node:http';
-import { type Fetch, NodeWebSocket } from 'socket.io-client';
+import type { Fetch, NodeWebSocket } from 'socket.io-client';
 import { fetch as undiciFetch } from 'undici';
 import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
 import type { SendContext } from '../kind.js';
@@ -20,8 +20,12 @@ import type { PollRequest } from './polling.js';
 type Again = NonNullable<PreparedRequest['signEachHop']>;
 type TransportClass = typeof NodeWebSocket | typeof Fetch;
 
-/** The transports, in the order `names` gives, signing each request with `again`; `polling` makes the long-polling class (polling.ts) from how a request goes out. */
-export function signedTransports(again: Again, prepared: PreparedRequest, context: SendContext, names: readonly ('websocket' | 'polling')[], polling: (request: PollRequest) => typeof Fetch): TransportClass[] {
+/**
+ * The transports, in the order `names` gives, signing each request with `again`; `webSocket` is
+ * the WebSocket transport to sign the upgrade of (websocket-transport.ts), `polling` makes the
+ * long-polling class (polling.ts) from how a request goes out.
+ */
+export function signedTransports(again: Again, prepared: PreparedRequest, context: SendContext, names: readonly ('websocket' | 'polling')[], webSocket: typeof NodeWebSocket, polling: (request: PollRequest) => typeof Fetch): TransportClass[] {
   const dispatcher = context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false);
   const couldNotSign = (method: string, url: URL) => (reason: string) => new SendError(`the Socket.IO ${method} to ${url.host}${url.pathname} could not be signed: ${reason}`, 'other');
   const sign = (method: string, url: URL, headers: Record<string, unknown>, bytes?: Buffer) => {
@@ -30,7 +34,7 @@ export function signedTransports(again: Again, prepared: PreparedRequest, contex
     return signHop(again, method, url, pairs, bytes, body, couldNotSign(method, url));
   };
 
-  class SignedWebSocket extends NodeWebSocket {
+  class SignedWebSocket extends webSocket {
     override createSocket(uri: string, protocols: string | string[] | undefined, opts: Record<string, unknown>): ReturnType<NodeWebSocket['createSocket']> {
       // ws sends the upgrade when this calls end(): signed first, for the URL the upgrade goes to.
       opts.finishRequest = (request: ClientRequest) => signThenSend(again, request, new URL(uri), couldNotSign('GET', new URL(uri)));

@@ -4,7 +4,7 @@
  * body's arguments (its acknowledgement, with `ack`, read as a received `ack` event); read events
  * by the shared stop rule (`stream.event` = an event name).
  */
-import { Manager, NodeWebSocket, type Socket } from 'socket.io-client';
+import { Manager, type Socket } from 'socket.io-client';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { describeSocketError, errorCode } from '../connection-errors.js';
@@ -19,6 +19,7 @@ import { StreamSession } from '../stream/session.js';
 import { authPayload, emitArguments, eventMessage } from './arguments.js';
 import { boundedPolling, plainPoll, type PollRequest } from './polling.js';
 import { signedTransports } from './signed-transports.js';
+import { webSocketTransport } from './websocket-transport.js';
 
 interface SocketIoOptions {
   path: string;
@@ -63,10 +64,11 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
   // Long-polling reads each answer within the bound, as the WebSocket transport reads each frame (polling.ts).
   const polling = (request: PollRequest) => boundedPolling(request, maxPayload(context), () => session.fail(tooLarge(url, context.maxResponseMb)));
   const names = TRANSPORTS[options.transport];
+  const webSocket = webSocketTransport(url, (error) => session.fail(error));
   const manager = new Manager(server.origin, {
     path: options.path || '/socket.io/',
     // A signed request signs each of the connection's requests (signed-transports.ts).
-    transports: prepared.signEachHop ? signedTransports(prepared.signEachHop, prepared, context, names, polling) : names.map((name) => (name === 'websocket' ? NodeWebSocket : polling(plainPoll))),
+    transports: prepared.signEachHop ? signedTransports(prepared.signEachHop, prepared, context, names, webSocket, polling) : names.map((name) => (name === 'websocket' ? webSocket : polling(plainPoll))),
     tryAllTransports: options.transport === 'auto',
     upgrade: options.transport === 'auto',
     reconnection: false, // one connection per send: a refusal or a drop ends it
