@@ -301,6 +301,24 @@ describe('socketio requests', () => {
     }
   });
 
+  it('a WebSocket frame breaking the WebSocket protocol (invalid UTF-8 in a text frame, a reserved opcode, a masked server frame) fails the request, as for WebSocket requests (it passed as the server closing)', async () => {
+    const broken: Array<[Buffer, string]> = [
+      [frame(0x1, Buffer.from([0x34, 0x32, 0xff, 0xfe])), 'Invalid WebSocket frame: invalid UTF-8 sequence (WS_ERR_INVALID_UTF8)'],
+      [Buffer.from([0x83, 0]), 'Invalid WebSocket frame: invalid opcode 3 (WS_ERR_INVALID_OPCODE)'],
+      [Buffer.from([0x81, 0x82, 1, 2, 3, 4, 0x35, 0x30]), 'Invalid WebSocket frame: MASK must be clear (WS_ERR_UNEXPECTED_MASK)'],
+    ];
+    for (const [bytes, why] of broken) {
+      const peer = await ioOverRawWebSocket((socket) => socket.write(bytes));
+      try {
+        const error = await failure(sendRequest('socketio', { url: peer.url.replace('ws:', 'http:'), socketio: { transport: 'websocket' }, settings: { stream: { timeoutMs: 5000 } } }));
+        expect(error.message).toBe(`${peer.host} broke the WebSocket protocol: ${why}.`);
+        expect((error as SendError).kind).toBe('protocol');
+      } finally {
+        peer.close();
+      }
+    }
+  });
+
   it('bad JSON in auth or body.text, and a wrong path, fail with one line', async () => {
     const auth = await failure(sendRequest('socketio', { url: `${base()}/`, socketio: { auth: '{token' } }));
     expect(auth.message).toMatch(/socketio\.auth is not valid JSON/);

@@ -19,6 +19,7 @@ import { StreamSession } from '../stream/session.js';
 import { authPayload, emitArguments, eventMessage } from './arguments.js';
 import { boundedPolling, plainPoll, type PollRequest } from './polling.js';
 import { signedTransports } from './signed-transports.js';
+import { describeWebSocketError } from '../websocket/websocket.js';
 import { webSocketTransport } from './websocket-transport.js';
 
 interface SocketIoOptions {
@@ -189,7 +190,7 @@ function tooLarge(url: URL, maxResponseMb: number): SendError {
 /**
  * A disconnect that is the client dropping what the server sent, not the server closing: a packet
  * Socket.IO's parser (`parse error`) or Engine.IO's (`transport error`, code `parser error`)
- * cannot read. It fails the request, as a WebSocket frame that breaks the protocol does, rather
+ * cannot read, or a WebSocket frame ws refuses. It fails the request, as a WebSocket frame that breaks the protocol does, rather
  * than passing as a stream the server ended.
  */
 function brokenProtocol(reason: string, description: unknown, url: URL, maxResponseMb: number): SendError | undefined {
@@ -198,6 +199,8 @@ function brokenProtocol(reason: string, description: unknown, url: URL, maxRespo
   if (reason === 'transport error' && cause && errorCode(cause) === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
     return tooLarge(url, maxResponseMb);
   }
+  // A frame breaking the WebSocket protocol (invalid UTF-8, a reserved opcode…): ws's words, as for WebSocket requests.
+  if (reason === 'transport error' && cause && errorCode(cause).startsWith('WS_ERR_')) return describeWebSocketError(cause, url, true, maxResponseMb);
   if (reason === 'parse error') {
     return new SendError(`${url.host} broke the Socket.IO protocol: it sent a packet that cannot be parsed (${error?.message ?? 'parse error'}), so Ferry closed the connection.`, 'protocol');
   }
