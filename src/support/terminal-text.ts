@@ -9,11 +9,16 @@
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 export function terminalText(text: string): string {
-  return text.replace(UNSAFE, (ch) => {
-    if (ch === '\r') return '\\r';
-    const code = ch.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
+  return text.replace(UNSAFE, escapedChar);
+}
+
+/** One character written as its escape: `\r`, `\n`, `\t`, else `\x1b` or `\u202e`. */
+export function escapedChar(ch: string): string {
+  if (ch === '\r') return '\\r';
+  if (ch === '\n') return '\\n';
+  if (ch === '\t') return '\\t';
+  const code = ch.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** The colour sequences Ferry itself writes (picocolors: `ESC [ 32 m`); only these pass `terminalOutput`. */

@@ -37,6 +37,7 @@ import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { Splitter } from './Splitter.js';
 import { WorkSplit } from './WorkSplit.js';
 import { UpdateSpecDialog } from './UpdateSpecDialog.js';
+import { shownName } from '../../support/shown-name.js';
 
 const SAVE_DELAY_MS = 400;
 /** A save refused because another Ferry process held the workspace's write lock is tried again after this long. */
@@ -586,8 +587,8 @@ export function App() {
     remove: async (item) => {
       // Named as the tree shows it; the question says which file or directory goes.
       if (!confirm(item.type === 'folder'
-        ? `Delete folder "${item.name}" and everything in it? Its directory requests/${item.path}/ is removed.`
-        : `Delete request "${item.type === 'request' ? item.name : item.path.split('/').at(-1)}"? Its file requests/${item.path} is removed.`)) return;
+        ? `Delete folder "${shownName(item.name)}" and everything in it? Its directory requests/${shownName(item.path)}/ is removed.`
+        : `Delete request "${shownName(item.type === 'request' ? item.name : item.path.split('/').at(-1)!)}"? Its file requests/${shownName(item.path)} is removed.`)) return;
       // The open request goes with it (itself, or inside the folder): an edit must not write it back.
       const open = selectedRef.current;
       if (open && (open === item.path || (item.type === 'folder' && open.startsWith(`${item.path}/`)))) {
@@ -673,14 +674,14 @@ export function App() {
   return (
     <div className="app">
       <header className="topbar">
-        <strong className="ws-name" title={info.root}>{info.name}</strong>
+        <strong className="ws-name" title={shownName(info.root)}>{shownName(info.name)}</strong>
         <select
           aria-label="Environment"
           value={info.activeEnvironment ?? ''}
           onChange={(e) => switchEnvironment(e.target.value || null)}
         >
           <option value="">No environment</option>
-          {info.environments.map((env) => <option key={env.id} value={env.id}>{env.name}</option>)}
+          {info.environments.map((env) => <option key={env.id} value={env.id}>{shownName(env.name)}</option>)}
         </select>
         {info.activeEnvironment && <button aria-label="Edit environment" title="Edit the environment: its name and variables" onClick={() => setDialog({ type: 'environment', id: info.activeEnvironment! })}>✎</button>}
         <button aria-label="New environment" title="Add an environment, empty or a copy" onClick={() => setDialog({ type: 'newEnvironment' })}>+</button>
@@ -758,7 +759,7 @@ export function App() {
             </div>
           ) : (
             <div className="empty-state">
-              <h2>{info.name}</h2>
+              <h2>{shownName(info.name)}</h2>
               <p>Pick a request in the sidebar, create one with +, or import a collection, an OpenAPI document or a cURL command.</p>
               <button className="primary" onClick={() => actions.importInto('')}>Import…</button>
             </div>

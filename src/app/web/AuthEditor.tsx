@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { InheritedAuthView, TokenResponse } from '../shared/api.js';
 import { newId, onSignIn, openSignIn } from './sign-in.js';
+import { shownName } from '../../support/shown-name.js';
 
 type Auth = { type: string; [field: string]: unknown };
 
@@ -123,7 +124,7 @@ function Inherited({ inherited, onOpenSettings }: { inherited: InheritedAuthView
   const fromFolder = inherited.source === 'folder';
   return (
     <>
-      : now <strong>{inherited.type}</strong>, from {fromFolder ? `folder “${inherited.name}”` : 'the workspace'}.
+      : now <strong>{inherited.type}</strong>, from {fromFolder ? `folder “${shownName(inherited.name)}”` : 'the workspace'}.
       {onOpenSettings && <> <button className="link" onClick={() => onOpenSettings(inherited.folder ?? '')}>{fromFolder ? 'Folder settings…' : 'Workspace settings…'}</button></>}
     </>
   );

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { ServerView } from '../shared/api.js';
 import { api } from './api.js';
+import { shownName } from '../../support/shown-name.js';
 
 export function AutoStartNotice({ onStarted }: { onStarted?: () => void }) {
   const [waiting, setWaiting] = useState<ServerView[]>([]);
@@ -28,8 +29,8 @@ export function AutoStartNotice({ onStarted }: { onStarted?: () => void }) {
     <div className="autostart-notice" role="region" aria-label="Servers not started">
       {waiting.map((s) => (
         <p key={s.id}>
-          <b>{s.name}</b> ({s.kind}) was not started by itself: {s.waiting}{' '}
-          <button onClick={() => void start(s)} aria-label={`Start ${s.name} now`}>Start it now</button>
+          <b>{shownName(s.name)}</b> ({s.kind}) was not started by itself: {s.waiting}{' '}
+          <button onClick={() => void start(s)} aria-label={`Start ${shownName(s.name)} now`}>Start it now</button>
         </p>
       ))}
       {error && <p className="error" role="alert">{error}</p>}

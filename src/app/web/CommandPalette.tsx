@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { EnvironmentInfo, TreeItem } from '../shared/api.js';
 import { fuzzyFilter, fuzzyMatch } from './fuzzy.js';
+import { shownName } from '../../support/shown-name.js';
 
 /** An action of the app the palette offers (New request, Import…), with its shortcut when it has one. */
 export interface PaletteCommand {
@@ -67,19 +68,19 @@ const SHOWN = 50;
 function entriesOf(tree: TreeItem & { type: 'folder' }, environments: EnvironmentInfo[], commands: PaletteCommand[], targets: PaletteTargets): Entry[] {
   const out: Entry[] = commands.map((c) => ({ key: `a:${c.label}`, group: 'Action', label: c.label, detail: c.shortcut ?? '', text: c.label, nameAt: 0, textAt: 0, labelAt: 0, run: c.run }));
   for (const env of environments) {
-    out.push({ key: `e:${env.id}`, group: 'Environment', label: `Use environment ${env.name}`, detail: env.id, text: `env ${env.name}`, nameAt: 0, textAt: 4, labelAt: 16, run: () => targets.switchEnvironment(env.id) });
+    out.push({ key: `e:${env.id}`, group: 'Environment', label: `Use environment ${shownName(env.name)}`, detail: env.id, text: `env ${shownName(env.name)}`, nameAt: 0, textAt: 4, labelAt: 16, run: () => targets.switchEnvironment(env.id) });
   }
   out.push({ key: 'e:', group: 'Environment', label: 'Use no environment', detail: '', text: 'env none no environment', nameAt: 0, textAt: 9, labelAt: 4, run: () => targets.switchEnvironment(null) });
   const walk = (folder: TreeItem & { type: 'folder' }, trail: string) => {
     for (const child of folder.children) {
       if (child.type === 'folder') {
-        const label = trail ? `${trail} / ${child.name}` : child.name;
+        const label = trail ? `${trail} / ${shownName(child.name)}` : shownName(child.name);
         out.push({ key: `f:${child.path}`, group: 'Folder', label: `Run ${label}`, detail: 'folder', text: `${label} folder`, nameAt: trail ? trail.length + 3 : 0, textAt: 0, labelAt: 4, run: () => targets.runFolder(child.path) });
         walk(child, label);
       } else if (child.type === 'request') {
         out.push({
-          key: `r:${child.path}`, group: 'Request', label: child.name, detail: `${child.tag}  ${trail}`,
-          text: trail ? `${trail} / ${child.name}` : child.name, nameAt: trail ? trail.length + 3 : 0, textAt: trail ? trail.length + 3 : 0, labelAt: 0, run: () => targets.openRequest(child.path),
+          key: `r:${child.path}`, group: 'Request', label: shownName(child.name), detail: `${child.tag}  ${trail}`,
+          text: trail ? `${trail} / ${shownName(child.name)}` : shownName(child.name), nameAt: trail ? trail.length + 3 : 0, textAt: trail ? trail.length + 3 : 0, labelAt: 0, run: () => targets.openRequest(child.path),
         });
       }
     }

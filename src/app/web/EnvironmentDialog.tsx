@@ -14,6 +14,7 @@ import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
 import { useDiskReread } from './disk-reread.js';
 import { saveOnCtrlS } from './save-shortcut.js';
+import { shownName } from '../../support/shown-name.js';
 
 export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: string; diskChanges: number; onClose: () => void; onSaved: () => void }) {
   const url = id === undefined ? '/api/workspace/variables' : `/api/environment/variables?id=${encodeURIComponent(id)}`;
@@ -110,7 +111,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   return (
     <Modal
       label={id === undefined ? 'Workspace variables' : 'Environment'}
-      title={id === undefined ? <>Workspace variables of {name}</> : <>Environment <input aria-label="Environment name" value={name} onChange={(e) => setName(e.target.value)} /></>}
+      title={id === undefined ? <>Workspace variables of {shownName(name)}</> : <>Environment <input aria-label="Environment name" value={name} onChange={(e) => setName(e.target.value)} /></>}
       className="wide"
       onClose={close}
       onKeyDown={saveOnCtrlS(() => void save())}
@@ -181,7 +182,7 @@ export function NewEnvironmentDialog({ environments, onClose, onCreated }: { env
         Copy of{' '}
         <select aria-label="Copy of" value={copyOf} onChange={(e) => setCopyOf(e.target.value)}>
           <option value="">nothing (empty)</option>
-          {environments.map((env) => <option key={env.id} value={env.id}>{env.name}</option>)}
+          {environments.map((env) => <option key={env.id} value={env.id}>{shownName(env.name)}</option>)}
         </select>
       </label>
       <p className="muted">The file is environments/NAME.yaml. A copy gets the other's variables, and its secret values on this computer.</p>

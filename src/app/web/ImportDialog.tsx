@@ -4,6 +4,7 @@ import type { ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js'
 import { api } from './api.js';
 import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
+import { shownName } from '../../support/shown-name.js';
 
 export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpenUnsaved }: { folders: string[]; initialInto?: string; onClose: () => void; onDone: (done: ImportDone) => void; onOpenUnsaved: (opened: UnsavedImport) => void }) {
   const [tab, setTab] = useState<'file' | 'paste' | 'url'>('paste');
@@ -44,7 +45,7 @@ export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpe
     <Modal label="Import" className="wide" onClose={close}>
       {done ? (
         <div className="import-done" data-testid="import-done">
-          <p>Imported <b>{done.name}</b>: {done.requests} requests, {done.folders} folders, {done.environments} environments, {done.variables} workspace variables.</p>
+          <p>Imported <b>{shownName(done.name)}</b>: {done.requests} requests, {done.folders} folders, {done.environments} environments, {done.variables} workspace variables.</p>
           {done.notes.length > 0 && <ul className="notes">{done.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
           <button className="primary" onClick={onClose}>Done</button>
         </div>
@@ -72,7 +73,7 @@ export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpe
           {error && <p className="error">{error}</p>}
           {preview && (
             <div className="preview-list" data-testid="import-preview">
-              <p>{preview.kind}: <b>{preview.name}</b> — {preview.requests} requests, {preview.folders} folders, {preview.environments} environments, {preview.variables} variables will be created:</p>
+              <p>{preview.kind}: <b>{shownName(preview.name)}</b> — {preview.requests} requests, {preview.folders} folders, {preview.environments} environments, {preview.variables} variables will be created:</p>
               <ul>{preview.items.map((item, i) => <li key={i}>{item}</li>)}</ul>
               {preview.notes.length > 0 && <ul className="notes">{preview.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>}
             </div>

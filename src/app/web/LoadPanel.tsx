@@ -19,6 +19,7 @@ import { onLoadEvent } from './load-events.js';
 import { CompareTable, historyLabel, LoadNotices, LoadSummary } from './LoadSummary.js';
 import './load.css';
 import { saveOnCtrlS } from './save-shortcut.js';
+import { shownName } from '../../support/shown-name.js';
 
 interface RunState {
   view: LoadRunView;
@@ -62,7 +63,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   // Kept while the panel is closed, but not past the page: leaving it asks first.
   useLeaveGuard(dirty);
   /** Opening another load test replaces the draft: with unsaved edits, only when the user says so. */
-  const leaveDraft = () => !dirty || window.confirm(`Discard your unsaved changes to "${saved?.name ?? selected}"? (Cancel, then Save to keep them.)`);
+  const leaveDraft = () => !dirty || window.confirm(`Discard your unsaved changes to "${shownName(saved?.name ?? selected)}"? (Cancel, then Save to keep them.)`);
 
   const loadList = useCallback(async () => {
     try {
@@ -243,7 +244,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     try {
       const read = await Promise.all([...files].map(async (f) => ({ name: f.name, text: await f.text() })));
       const result = await api.post<LoadResultView>('/api/load/open', { files: read });
-      setShown({ type: 'result', title: read.length === 1 ? `Opened ${read[0]!.name}` : `Merged ${read.map((f) => f.name).join(', ')}`, result });
+      setShown({ type: 'result', title: read.length === 1 ? `Opened ${shownName(read[0]!.name)}` : `Merged ${read.map((f) => shownName(f.name)).join(', ')}`, result });
     } catch (e) {
       setError((e as Error).message);
     }
@@ -276,7 +277,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
           <ul aria-label="Load test list">
             {list?.loadTests.map((t) => (
               <li key={t.id} className={`${t.id === selected ? 'on' : ''} ${t.error ? 'warn' : ''}`} data-loadtest={t.id} onClick={() => { if (t.id === selected || leaveDraft()) void open(t.id); }} title={t.error ?? `loadtests/${t.id}.yaml`}>
-                {t.error ? '⚠ ' : ''}{t.name} <small className="muted">{t.error ? 'does not parse' : `${t.targets} target${t.targets === 1 ? '' : 's'}`}</small>
+                {t.error ? '⚠ ' : ''}{shownName(t.name)} <small className="muted">{t.error ? 'does not parse' : `${t.targets} target${t.targets === 1 ? '' : 's'}`}</small>
               </li>
             ))}
           </ul>
@@ -299,7 +300,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
           {draft && selected && (
             <details open className="load-edit">
               <summary>
-                <b>{saved?.name ?? selected}</b> <span className="muted">loadtests/{selected}.yaml{dirty ? ' · unsaved changes' : ''}</span>
+                <b>{shownName(saved?.name ?? selected)}</b> <span className="muted">loadtests/{selected}.yaml{dirty ? ' · unsaved changes' : ''}</span>
               </summary>
               <LoadNotices notices={draftNotices} label="Notices of this load test" />
               <LoadEditor test={draft} requests={list?.requests ?? []} onChange={setDraft} />
@@ -318,7 +319,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
           )}
           {run && !shown && (
             <div className="load-run" data-testid="load-run" data-state={running ? 'running' : run.result ? 'done' : 'failed'} data-run-id={run.view.runId}>
-              <h4>{run.view.name} {running ? <span className="muted">running…</span> : null}</h4>
+              <h4>{shownName(run.view.name)} {running ? <span className="muted">running…</span> : null}</h4>
               <p className="load-status" data-testid="load-status">
                 {last ? `${Math.min(last.elapsedSeconds, run.view.plannedSeconds).toFixed(0)} / ${run.view.plannedSeconds} s` : `0 / ${run.view.plannedSeconds} s`}
                 {' · '}{last?.count ?? 0} req/s · p95 {last?.p95 == null ? '-' : `${last.p95.toFixed(1)} ms`} · errors {errors} · {run.view.model === 'arrivalRate' ? 'in flight' : 'users'} {last?.active ?? 0} · dropped {dropped}

@@ -6,6 +6,7 @@
 import { errorsLine } from '../../load/summary.js';
 import { verdictText } from '../../load/thresholds.js';
 import type { LoadHistoryEntry, LoadResultView, TargetResultView } from '../shared/api.js';
+import { shownName } from '../../support/shown-name.js';
 
 const ms = (n: number | undefined | null) => (n === undefined || n === null ? '-' : n.toFixed(1));
 
@@ -38,7 +39,7 @@ export function LoadSummary({ result, title }: { result: LoadResultView; title?:
   const parts = result.segments.of > 1 ? ` · segments ${result.segments.parts.join(', ')} of ${result.segments.of}` : '';
   return (
     <div className="load-summary" data-testid="load-summary" data-passed={result.passed}>
-      <h4>{title ?? `Load test ${result.loadTest.name || result.loadTest.id}`}</h4>
+      <h4>{title ?? `Load test ${shownName(result.loadTest.name || result.loadTest.id)}`}</h4>
       <p className="muted small">
         {new Date(result.startedAt).toLocaleString()} · {result.durationSeconds.toFixed(1)} s of {result.plannedSeconds} s planned · {result.workers} worker{result.workers === 1 ? '' : 's'}{parts}
       </p>

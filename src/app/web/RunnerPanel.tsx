@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { statusShown } from '../../runner/response.js';
 import { api } from './api.js';
 import type { RequestResult, RunSummary } from '../shared/api.js';
+import { shownName } from '../../support/shown-name.js';
 
 export interface RunView {
   runId: string;
@@ -81,11 +82,11 @@ export function RunnerPanel({ run, onStart, onClose, onCancel }: { run: RunView 
             <tr key={i} className={r.passed ? 'pass' : 'fail'}>
               {/* The mark in words too: a screen reader reads ✗ as 'ballot x', and red is no signal to it. */}
               <td>{r.skipped ? '○' : r.passed ? '✓' : '✗'}<span className="sr-only"> {r.skipped ? 'skipped' : r.passed ? 'passed' : 'failed'}</span></td>
-              <td>{r.iteration !== undefined && run && run.total > 0 && <span className="muted">#{r.iteration + 1} </span>}{r.method} {r.name}{r.error && <div className="error small">{r.error}</div>}
+              <td>{r.iteration !== undefined && run && run.total > 0 && <span className="muted">#{r.iteration + 1} </span>}{r.method} {shownName(r.name)}{r.error && <div className="error small">{r.error}</div>}
                 {r.messages && r.messages.length > 0 && (
                   <details className="run-messages">
                     <summary>{r.stream ? `${r.stream.events} received, stopped by ${r.stream.stoppedBy}` : `${r.messages.length} messages`}</summary>
-                    <ol aria-label={`Messages of ${r.name}`}>
+                    <ol aria-label={`Messages of ${shownName(r.name)}`}>
                       {r.messages.slice(0, 200).map((m, j) => (
                         <li key={j} className={m.direction}>{m.direction === 'sent' ? '↑' : '↓'} {m.event && <b>{m.event} </b>}{m.topic && <span className="muted">{m.topic} </span>}<code>{m.binary ? '(binary)' : m.text.length > 200 ? `${m.text.slice(0, 200)}…` : m.text}</code></li>
                       ))}

@@ -18,6 +18,7 @@ import { useGuardedClose } from './guarded-close.js';
 import { useDiskReread } from './disk-reread.js';
 import type { ServerKinds } from './server-kinds.js';
 import { saveOnCtrlS } from './save-shortcut.js';
+import { shownName } from '../../support/shown-name.js';
 
 // CodeMirror loads when an editor is first shown, not with the page (page-usable time, issue 19).
 const YamlEditor = lazy(() => import('./YamlEditor.js').then((m) => ({ default: m.YamlEditor })));
@@ -104,7 +105,7 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
   });
 
   return (
-    <Modal label="Server editor" title={<>Server {view ? <code>{view.file}</code> : id}</>} className="wide" onClose={close} onKeyDown={saveOnCtrlS(() => void save())}>
+    <Modal label="Server editor" title={<>Server {view ? <code>{shownName(view.file)}</code> : shownName(id)}</>} className="wide" onClose={close} onKeyDown={saveOnCtrlS(() => void save())}>
       {loadError && <p className="error" role="alert">{loadError}</p>}
       {view && common && (
         <>

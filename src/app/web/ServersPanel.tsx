@@ -12,6 +12,7 @@ import { humanSize } from './ResponseViewer.js';
 import { ServerEditor } from './ServerEditor.js';
 import { directionWords, useServerKinds } from './server-kinds.js';
 import { TrafficSend } from './TrafficSend.js';
+import { shownName } from '../../support/shown-name.js';
 
 /** Rows shown; the server keeps as many in its log. */
 export const TRAFFIC_SHOWN = 500;
@@ -118,7 +119,7 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
           {servers?.map((s) => (
             <tr key={s.id} data-server={s.id}>
               <td><span className={s.running ? 'ok' : 'muted'}>{s.running ? '●' : '○'}</span></td>
-              <td><b>{s.name}</b> <span className="muted">{s.kind}</span>{s.autoStart && <span className="muted small" title="Starts with the workspace when this computer knows its configuration"> autoStart</span>}</td>
+              <td><b>{shownName(s.name)}</b> <span className="muted">{s.kind}</span>{s.autoStart && <span className="muted small" title="Starts with the workspace when this computer knows its configuration"> autoStart</span>}</td>
               <td>
                 {s.error ? <span className="error">{s.error}</span> : s.running ? <span data-testid={`server-url-${s.id}`}>{s.url}</span> : <span className="muted">{s.host}:{s.port || 'any free port'}</span>}
                 {s.waiting && !s.running && <div className="warn small" data-testid={`server-waiting-${s.id}`}>Not started by itself: {s.waiting}</div>}
@@ -127,11 +128,11 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
               <td>{s.running && <span className="muted" data-testid={`server-connections-${s.id}`}>{s.connections} open</span>}</td>
               <td>
                 {!s.error && (
-                  <button disabled={busy === s.id} aria-label={`${s.running ? 'Stop' : 'Start'} ${s.name}`} onClick={() => void toggle(s)}>
+                  <button disabled={busy === s.id} aria-label={`${s.running ? 'Stop' : 'Start'} ${shownName(s.name)}`} onClick={() => void toggle(s)}>
                     {s.running ? 'Stop' : 'Start'}
                   </button>
                 )}{' '}
-                {!s.error && <button aria-label={`Edit ${s.name}`} onClick={() => setEditing(s.id)}>Edit</button>}
+                {!s.error && <button aria-label={`Edit ${shownName(s.name)}`} onClick={() => setEditing(s.id)}>Edit</button>}
               </td>
             </tr>
           ))}
@@ -142,7 +143,7 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
         <h3>Traffic</h3>
         <select aria-label="Traffic of" value={only} onChange={(e) => setOnly(e.target.value)}>
           <option value="">All servers</option>
-          {servers?.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+          {servers?.map((s) => <option key={s.id} value={s.id}>{shownName(s.name)}</option>)}
         </select>
         <button onClick={() => onTraffic([])}>Clear</button>
       </header>

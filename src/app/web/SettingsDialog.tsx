@@ -18,6 +18,7 @@ import { CodeEditor } from './LazyCodeEditor.js';
 import { DocsEditor } from './RequestEditor.js';
 import { TabList, tabPanel } from './TabList.js';
 import { saveOnCtrlS } from './save-shortcut.js';
+import { shownName } from '../../support/shown-name.js';
 
 const TABS = ['Auth', 'Headers', 'Scripts', 'Docs'] as const;
 type Tab = (typeof TABS)[number];
@@ -94,7 +95,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
   return (
     <Modal
       label={title}
-      title={<>{title}{view && <>: {view.name} <small className="muted"><code>{view.file}</code></small></>}</>}
+      title={<>{title}{view && <>: {shownName(view.name)} <small className="muted"><code>{shownName(view.file)}</code></small></>}</>}
       className="wide settings-dialog"
       onClose={close}
       onKeyDown={saveOnCtrlS(() => void save())}

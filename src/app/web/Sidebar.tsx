@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type UIEvent } from 'react';
 import type { TreeItem } from '../shared/api.js';
 import { parentOf } from './tree.js';
+import { shownName } from '../../support/shown-name.js';
 
 const ROW = 26;
 
@@ -275,13 +276,13 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
                   onDragOver={(e) => overRow(e, item)}
                   onDrop={(e) => dropOnRow(e, item)}
                 >
-                  <span className="caret" aria-hidden="true">{open.has(item.path) || filter ? '▾' : '▸'}</span> {item.name}
+                  <span className="caret" aria-hidden="true">{open.has(item.path) || filter ? '▾' : '▸'}</span> {shownName(item.name)}
                 </div>
               );
             }
             if (item.type === 'broken') {
               // Why it does not load is in the row's name too: a tooltip reaches neither the keyboard nor a screen reader.
-              return <div {...common} role="treeitem" className="row broken" title={item.message}><span aria-hidden="true">⚠</span> {item.path}<span className="sr-only">does not load: {item.message}</span></div>;
+              return <div {...common} role="treeitem" className="row broken" title={item.message}><span aria-hidden="true">⚠</span> {shownName(item.path)}<span className="sr-only">does not load: {item.message}</span></div>;
             }
             return (
               <div
@@ -289,7 +290,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
                 role="treeitem"
                 aria-selected={selected === item.path}
                 className={`row request ${selected === item.path ? 'selected' : ''} ${item.removed ? 'removed' : ''} ${dropOn === item.path ? 'drop-before' : ''}`}
-                title={item.removed ? 'No longer in the API spec' : item.path}
+                title={item.removed ? 'No longer in the API spec' : shownName(item.path)}
                 data-path={item.path}
                 draggable
                 onDragStart={(e) => e.dataTransfer.setData('text/ferry-request', item.path)}
@@ -298,7 +299,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
                 onClick={() => actions.select(item.path)}
               >
                 <span className={`badge m-${badgeOf(item.tag).toLowerCase()}`} title={item.tag}>{badgeOf(item.tag)}</span>
-                <span className="label">{item.name}</span>
+                <span className="label">{shownName(item.name)}</span>
                 {item.removed && <span className="sr-only"> (no longer in the API spec)</span>}
               </div>
             );
@@ -313,7 +314,7 @@ export function Sidebar({ tree, selected, actions, id, width }: { tree: TreeItem
         <button title="The auth, headers, scripts and docs every request inherits (ferry.yaml)" onClick={() => actions.settings('')}>⚙ Workspace settings</button>
       </div>
       {menu && (
-        <ul className="menu" role="menu" ref={menuRef} aria-label={`Actions for ${menu.item.path}`} style={{ left: menu.x, top: menu.y }} onKeyDown={onMenuKey}>
+        <ul className="menu" role="menu" ref={menuRef} aria-label={`Actions for ${shownName(menu.item.path)}`} style={{ left: menu.x, top: menu.y }} onKeyDown={onMenuKey}>
           {menu.item.type === 'request' && (
             <>
               <li role="menuitem" tabIndex={-1} onClick={choose(() => actions.duplicate(menu.item.path))}>Duplicate</li>

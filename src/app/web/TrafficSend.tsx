@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import type { ClientInfo, ServerSendDone, ServerView } from '../shared/api.js';
 import { api } from './api.js';
 import type { ServerKinds } from './server-kinds.js';
+import { shownName } from '../../support/shown-name.js';
 
 /** `trafficTick` moves when new traffic has arrived (the panel throttles it): the clients are asked again. */
 export function TrafficSend({ servers, trafficTick, kinds }: { servers: ServerView[]; trafficTick: number; kinds: ServerKinds }) {
@@ -40,7 +41,7 @@ export function TrafficSend({ servers, trafficTick, kinds }: { servers: ServerVi
   return (
     <div className="traffic-send" aria-label="Send to clients" role="group">
       <select aria-label="Send from server" value={server.id} onChange={(e) => { setServerId(e.target.value); setTo(''); }}>
-        {senders.map((s) => <option key={s.id} value={s.id}>{s.name} ({s.kind})</option>)}
+        {senders.map((s) => <option key={s.id} value={s.id}>{shownName(s.name)} ({s.kind})</option>)}
       </select>
       <select aria-label="Send to" value={to} onChange={(e) => setTo(e.target.value)}>
         <option value="">All clients ({clients.length})</option>

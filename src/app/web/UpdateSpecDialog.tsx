@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import type { UpdatePreview } from '../shared/api.js';
 import { api } from './api.js';
 import { Modal } from './Modal.js';
+import { shownName } from '../../support/shown-name.js';
 
 type Tab = 'known' | 'url' | 'file' | 'paste';
 
@@ -50,7 +51,7 @@ export function UpdateSpecDialog({ folder, onClose, onDone }: { folder: string; 
   };
 
   return (
-    <Modal label="Update from API spec" title={<>Update “{known?.name ?? folder}” from its API spec</>} className="wide" onClose={onClose}>
+    <Modal label="Update from API spec" title={<>Update “{shownName(known?.name ?? folder)}” from its API spec</>} className="wide" onClose={onClose}>
       {plan?.written ? null : (
         <>
           <nav className="tabs">
@@ -108,9 +109,9 @@ function Plan({ plan }: { plan: UpdatePreview }) {
         <>
           <h4>Changed ({plan.changed.length + (plan.folderChange ? 1 : 0)})</h4>
           <ul>
-            {plan.folderChange && <Change title={`folder settings of “${plan.name}”`} update={plan.folderChange.update} kept={plan.folderChange.kept} />}
+            {plan.folderChange && <Change title={`folder settings of “${shownName(plan.name)}”`} update={plan.folderChange.update} kept={plan.folderChange.kept} />}
             {plan.changed.map((c) => (
-              <Change key={c.path} title={`${c.operation} ${c.name}`} path={c.path} update={c.update} kept={c.kept} restored={c.restored} documentName={c.documentName} />
+              <Change key={c.path} title={`${c.operation} ${shownName(c.name)}`} path={c.path} update={c.update} kept={c.kept} restored={c.restored} documentName={c.documentName} />
             ))}
           </ul>
         </>

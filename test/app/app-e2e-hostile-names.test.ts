@@ -1,0 +1,78 @@
+/**
+ * `ferry app` in Chromium with names a hand-edited workspace can hold but Ferry refuses to save:
+ * bidirectional overrides and isolates (U+202E reverses what follows, so `\u202Elmay.exe` reads as
+ * `exe.yaml`) and control characters. The page shows each visibly escaped (`\u202e`, `\n`), in the
+ * tree, the top bar, the environment lists, the palette and the questions it asks.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppServer } from '../../src/app/server/index.js';
+
+import { browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+
+/** Every character the page must never show as it is. */
+const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: names holding bidi overrides or control characters', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    ws = await makeWorkspace(
+      {
+        'requests/Billing/_folder.yaml': { name: 'Bill\u2066ing' },
+        'requests/Billing/Invoice.yaml': { name: 'Invoice \u202Efdp.exe', url: 'http://127.0.0.1:9/' },
+        'environments/prod.yaml': { name: 'Prod\u202Edog', variables: [] },
+      },
+      { name: 'Shop\nNot the shop' },
+    );
+    ({ app, browser, page } = await openAppPage(ws, { onDialog: (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    } }));
+    await page.getByRole('treeitem', { name: /Bill/ }).waitFor();
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeAppPage({ browser, app });
+    await ws?.cleanup();
+  });
+
+  it('shows the names escaped in the tree, the top bar and the environment list; nothing on the page holds them raw', async () => {
+    await page.getByRole('treeitem', { name: /Bill/ }).click();
+    await expect.poll(() => page.getByRole('treeitem', { name: /Invoice/ }).textContent()).toContain('Invoice \\u202efdp.exe');
+    expect(await page.getByRole('treeitem', { name: /Bill/ }).textContent()).toContain('Bill\\u2066ing');
+    expect(await page.locator('.ws-name').textContent()).toBe('Shop\\nNot the shop');
+    expect(await page.getByRole('combobox', { name: /environment/i }).first().locator('option').allTextContents()).toContain('Prod\\u202edog');
+    expect(await page.locator('body').innerText()).not.toMatch(HIDDEN);
+  });
+
+  it('the palette lists them escaped, and finds them by what it shows', async () => {
+    await page.locator('body').press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await page.keyboard.type('fdp.exe');
+    await expect.poll(() => palette.getByRole('option').first().textContent()).toContain('Invoice \\u202efdp.exe');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('env prod');
+    await expect.poll(() => palette.getByRole('option').first().textContent()).toContain('Use environment Prod\\u202edog');
+    expect(await palette.innerText()).not.toMatch(HIDDEN);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => palette.count()).toBe(0);
+  });
+
+  it('asks before deleting by the escaped name', async () => {
+    await page.getByRole('treeitem', { name: /Invoice/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await expect.poll(() => dialogs.at(-1)).toBe('Delete request "Invoice \\u202efdp.exe"? Its file requests/Billing/Invoice.yaml is removed.');
+    await page.getByRole('treeitem', { name: /Bill/ }).first().click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await expect.poll(() => dialogs.at(-1)).toBe('Delete folder "Bill\\u2066ing" and everything in it? Its directory requests/Billing/ is removed.');
+  });
+});
