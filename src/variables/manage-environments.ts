@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { withWorkspaceLock, type WorkspaceData, type WorkspaceLocker } from '../appdata/index.js';
 import { createEntry, deleteEntry, ENVIRONMENTS_DIR, readResource, saveEntry, type Workspace } from '../workspace/index.js';
+import type { EnvironmentFile } from '../model/index.js';
 import { resolveEnvironment } from './environment.js';
 import { RunError } from './errors.js';
 
@@ -34,7 +35,7 @@ export interface EnvironmentWriter {
 }
 
 /** The file as it is now (the workspace may have been read a while ago). */
-async function current(ws: Workspace, id: string) {
+async function current(ws: Workspace, id: string): Promise<EnvironmentFile> {
   const relative = path.posix.join(ENVIRONMENTS_DIR, `${id}.yaml`);
   const read = await readResource('environment', path.join(ws.root, relative), relative);
   if (!read.ok) throw new RunError(`${relative} cannot be read: ${read.warning.message}`);
@@ -60,12 +61,21 @@ export async function createEnvironment(ws: Workspace, data: WorkspaceData, name
 export async function renameEnvironment(ws: Workspace, data: WorkspaceData, wanted: string, name: string, options: EnvironmentWriter): Promise<string> {
   return (options.lock ?? withWorkspaceLock)(ws.root, options.writer, async () => {
     const id = await existing(ws, wanted);
-    checkNameFree(ws, name, id);
-    const renamed = await saveEntry(ws.root, 'environment', id, { ...(await current(ws, id)), name });
-    if (renamed === id) return id;
-    await data.renameEnvironmentData(id, renamed);
-    return renamed;
+    return saveRenamed(ws, data, id, { ...(await current(ws, id)), name });
   });
+}
+
+/**
+ * Writes `value` (the file's fields, a new `name` among them) to environment `id` in one write,
+ * then renames the file after the name and moves its data on this computer to the new id; returns
+ * that id. Every check (name free, name allowed, file writable) comes before the write, so a
+ * refusal leaves the file as it was. Call under the workspace's write lock.
+ */
+export async function saveRenamed(ws: Workspace, data: WorkspaceData, id: string, value: EnvironmentFile): Promise<string> {
+  checkNameFree(ws, value.name, id);
+  const renamed = await saveEntry(ws.root, 'environment', id, value);
+  if (renamed !== id) await data.renameEnvironmentData(id, renamed);
+  return renamed;
 }
 
 /** Deletes the environment `wanted` (id or name): its file, and its secret and script values on this computer. Returns its id. */

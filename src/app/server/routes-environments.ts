@@ -8,9 +8,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { WorkspaceBusyError, type EnvironmentMark } from '../../appdata/index.js';
-import { deepEqual, describeValue, parseResource, WORKSPACE_FILE, type ResourceKind, type Variable } from '../../model/index.js';
+import { deepEqual, describeValue, parseResource, WORKSPACE_FILE, type EnvironmentFile, type ResourceKind, type Variable } from '../../model/index.js';
 import { environmentSecretScopes, RunError, workspaceSecretScope } from '../../variables/index.js';
-import { createEnvironment, deleteEnvironment, renameEnvironment } from '../../variables/manage-environments.js';
+import { createEnvironment, deleteEnvironment, renameEnvironment, saveRenamed } from '../../variables/manage-environments.js';
 import { checkNoSymlinks, ENVIRONMENTS_DIR, formatWarning, NameError, readResource, saveResource } from '../../workspace/index.js';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
@@ -46,11 +46,14 @@ const shownOf = (v: { key: unknown; value?: unknown; enabled?: unknown; secret?:
  * another tab changed them) nothing is written, secrets included, and the answer is 409 with the
  * file's variables, as a request save does.
  */
-async function save(state: WorkspaceState, scope: Scope, body: unknown, page: string | undefined): Promise<void> {
+async function save(state: WorkspaceState, scope: Scope, body: unknown, page: string | undefined): Promise<string | undefined> {
   const given = (body as { variables?: unknown }).variables;
   if (!Array.isArray(given)) throw new ApiError(400, '"variables" must be a list.');
   const base = (body as { base?: unknown }).base;
   if (base !== undefined && !Array.isArray(base)) throw new ApiError(400, '"base" must be the list of variables the page read.');
+  // A new name comes with the variables: renamed and saved in one write, or neither (see below).
+  const name = scope.kind === 'environment' ? optionalField(body, 'name') : undefined;
+  const renaming = name !== undefined && name !== scope.name;
   // A row of the wrong shape is refused, naming it, before anything is written: read as text, an
   // object value would be saved as "[object Object]" and a numeric key dropped without a word.
   given.forEach((v, i) => {
@@ -63,6 +66,7 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown, page: st
   // Written over a file that did not read, the variables would replace what it holds.
   if (scope.kind === 'workspace' && state.workspace.fileProblem) throw new ApiError(409, `Not saved: ${state.workspace.fileProblem}. Fix ${WORKSPACE_FILE} first (the app reloads it when it changes).`);
   const root = state.workspace.root;
+  let savedAs: string | undefined;
   try {
     // In place, not through saveEntry: that renames a file whose name differs from the display
     // name (`local.yaml` named "Local"), which would change the id the secrets and the active
@@ -75,20 +79,31 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown, page: st
       if (base !== undefined && !deepEqual(base.map((v) => shownOf(v as never)), current.variables.map(shownOf))) {
         throw new ApiError(409, `${scope.file} changed on disk since the app read it; nothing was saved.`, { variables: await views(state, { ...scope, value: current }) });
       }
-      const parsed = parseResource(scope.kind, { ...current, variables });
+      const parsed = parseResource(scope.kind, { ...current, variables, ...(renaming ? { name } : {}) });
       if (!parsed.ok) throw new ApiError(400, `The variables are not valid: ${parsed.problems[0]!.message}`);
-      for (const v of rows) {
-        if (v.secret === true && typeof v.value === 'string' && v.value !== '') await state.data.secrets.set(scope.secrets, v.key, v.value);
+      // The file first, secrets after: a refused write (a read-only file, a name taken) then
+      // changes nothing, where secrets set first would have been saved without their file.
+      let secrets = scope.secrets;
+      if (renaming) {
+        // Renamed by the same write that saves the variables; the data (secrets) follows to the new id.
+        savedAs = await saveRenamed(state.workspace, state.data, path.basename(scope.file, '.yaml'), parsed.value as EnvironmentFile);
+        secrets = savedAs;
+      } else {
+        await saveResource(path.join(root, scope.file), scope.kind, parsed.value as never);
       }
-      await saveResource(path.join(root, scope.file), scope.kind, parsed.value as never);
+      for (const v of rows) {
+        if (v.secret === true && typeof v.value === 'string' && v.value !== '') await state.data.secrets.set(secrets, v.key, v.value);
+      }
     }, page);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new ApiError(error instanceof WorkspaceBusyError ? 409 : 400, (error as Error).message);
   }
   // Read once; the watcher's report of this write reads nothing more.
-  await state.reloadAfterOwnWrites([scope.file]);
+  const renamedFile = savedAs === undefined ? [] : [ENVIRONMENTS_DIR, path.posix.join(ENVIRONMENTS_DIR, `${savedAs}.yaml`)];
+  await state.reloadAfterOwnWrites([scope.file, ...renamedFile]);
   state.retire();
+  return savedAs;
 }
 
 /** What is wrong with one row the page sent (` is …` or `.field: …`), or undefined. */
@@ -176,11 +191,14 @@ export function environmentRoutes(state: WorkspaceState): Routes {
       return { id: query.get('id'), name: scope.name, variables: await views(state, scope), mark };
     },
 
-    /** Returns the id saved to: another than `id` when the environment was renamed since `mark`. */
+    /**
+     * Returns the id saved to: another than `id` when the environment was renamed since `mark`, or
+     * when `name` (optional) renames it. A rename and the variables are one change: both are
+     * written, or neither and the answer says why.
+     */
     'PUT /api/environment/variables': async ({ body, page }) => {
       const id = await followed(state, field(body, 'id'), (body as { mark?: unknown }).mark);
-      await save(state, environment(id), body, page);
-      return { id };
+      return { id: (await save(state, environment(id), body, page)) ?? id };
     },
 
     /** The workspace (collection) variables of ferry.yaml: used in every environment, below its values. */

@@ -83,11 +83,11 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       if (currentId === undefined) {
         await api.put('/api/workspace/variables', { base: over, variables: rows });
       } else {
-        // Renamed first: the variables then go to the file under its new name.
-        const saveAs = name === savedName ? currentId : (await api.post<{ id: string }>('/api/environments/rename', { id: currentId, name, mark })).id;
+        // A new name goes with the variables: the server renames and saves in one change, or
+        // neither (a refused value must not leave the environment renamed without its edits).
+        const renamed = name === savedName ? {} : { name };
+        setCurrentId((await api.put<{ id: string }>('/api/environment/variables', { id: currentId, base: over, variables: rows, mark, ...renamed })).id);
         setSavedName(name);
-        setCurrentId(saveAs);
-        setCurrentId((await api.put<{ id: string }>('/api/environment/variables', { id: saveAs, base: over, variables: rows, mark })).id);
       }
       onSaved();
       onClose();

@@ -1,0 +1,110 @@
+/**
+ * The environment dialog's Save with a new name: the rename and the variables are one change
+ * (PUT /api/environment/variables with `name`), written whole or not at all. Failures are made by
+ * real means: a read-only environment file, the file changed on disk since the dialog read it, a
+ * name another environment has. Each leaves the files, the list and this computer's secrets as
+ * they were, and the answer says why.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import type { EnvironmentVariableView } from '../../src/app/shared/api.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+
+let ws: TempWorkspace | undefined;
+let app: AppServer | undefined;
+afterEach(async () => {
+  await app?.close();
+  await ws?.cleanup();
+  app = undefined;
+  ws = undefined;
+});
+
+async function stagingApp() {
+  ws = await makeWorkspace({
+    'environments/staging.yaml': 'name: Staging\nvariables:\n  - key: host\n    value: old.example.test\n  - key: token\n    secret: true\n',
+    'environments/prod.yaml': { name: 'Prod', variables: [] },
+  });
+  process.env.FERRY_DATA_DIR = ws.dataDir;
+  app = await startAppServer({ workspace: await openWorkspace(ws.root) });
+  const login = await fetch(app.url, { redirect: 'manual' });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const call = async <T = unknown>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> => {
+    const res = await fetch(`http://127.0.0.1:${app!.port}${url}`, {
+      method, headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+  const read = async (id: string) => (await call<{ name: string; variables: EnvironmentVariableView[]; mark: unknown }>('GET', `/api/environment/variables?id=${id}`)).body;
+  const files = async () => (await fs.readdir(path.join(ws!.root, 'environments'))).sort();
+  return { call, read, files, file: path.join(ws.root, 'environments', 'staging.yaml') };
+}
+
+/** The dialog's edit: host changed, a secret value typed, a new variable. */
+const edited = (base: EnvironmentVariableView[]) => [
+  { key: 'host', value: 'new.example.test', enabled: true, secret: false },
+  { key: 'token', value: 'S3CRET', enabled: true, secret: true },
+  { key: 'region', value: 'eu', enabled: true, secret: false },
+  ...base.filter((v) => !['host', 'token'].includes(v.key)),
+];
+
+describe('the environment dialog: a rename and its variables saved as one change', () => {
+  it('renames and saves together: one file under the new name with the edits, the secret under the new id', async () => {
+    const { call, read, files } = await stagingApp();
+    const opened = await read('staging');
+    const saved = await call<{ id: string }>('PUT', '/api/environment/variables', { id: 'staging', name: 'Stage EU', base: opened.variables, variables: edited(opened.variables), mark: opened.mark });
+    expect(saved).toEqual({ status: 200, body: { id: 'Stage EU' } });
+    expect(await files()).toEqual(['Stage EU.yaml', 'prod.yaml']);
+    const after = await read('Stage EU');
+    expect(after.name).toBe('Stage EU');
+    expect(after.variables.map((v) => [v.key, v.value, v.stored])).toEqual([['host', 'new.example.test', false], ['token', '', true], ['region', 'eu', false]]);
+  });
+
+  it('a read-only environment file: neither renamed nor saved, the file byte for byte as it was, no secret stored', async () => {
+    const { call, read, files, file } = await stagingApp();
+    const before = await fs.readFile(file, 'utf8');
+    await fs.chmod(file, 0o444);
+    const opened = await read('staging');
+    const refused = await call<{ error: string }>('PUT', '/api/environment/variables', { id: 'staging', name: 'Stage EU', base: opened.variables, variables: edited(opened.variables), mark: opened.mark });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain('is read-only (mode 0444), so it was not changed. Make it writable (chmod u+w), then try again.');
+    expect(await files()).toEqual(['prod.yaml', 'staging.yaml']);
+    expect(await fs.readFile(file, 'utf8')).toBe(before);
+    const now = await read('staging');
+    expect(now.name).toBe('Staging');
+    expect(now.variables.find((v) => v.key === 'token')!.stored).toBe(false);
+    // Made writable, the same Save goes through whole.
+    await fs.chmod(file, 0o644);
+    expect((await call('PUT', '/api/environment/variables', { id: 'staging', name: 'Stage EU', base: opened.variables, variables: edited(opened.variables), mark: opened.mark })).status).toBe(200);
+    expect(await files()).toEqual(['Stage EU.yaml', 'prod.yaml']);
+  });
+
+  it('the file changed on disk since the dialog read it: a 409 with the file\'s variables, and no rename', async () => {
+    const { call, read, files, file } = await stagingApp();
+    const opened = await read('staging');
+    const outside = (await fs.readFile(file, 'utf8')).replace('old.example.test', 'edited.outside.test');
+    await fs.writeFile(file, outside);
+    const refused = await call<{ error: string; variables: EnvironmentVariableView[] }>('PUT', '/api/environment/variables', { id: 'staging', name: 'Stage EU', base: opened.variables, variables: edited(opened.variables), mark: opened.mark });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toBe('environments/staging.yaml changed on disk since the app read it; nothing was saved.');
+    expect(refused.body.variables[0]!.value).toBe('edited.outside.test');
+    expect(await files()).toEqual(['prod.yaml', 'staging.yaml']);
+    expect(await fs.readFile(file, 'utf8')).toBe(outside);
+  });
+
+  it('a name another environment has, or one that cannot be saved: refused before anything is written', async () => {
+    const { call, read, files, file } = await stagingApp();
+    const before = await fs.readFile(file, 'utf8');
+    const opened = await read('staging');
+    const taken = await call<{ error: string }>('PUT', '/api/environment/variables', { id: 'staging', name: 'prod', base: opened.variables, variables: edited(opened.variables), mark: opened.mark });
+    expect(taken).toEqual({ status: 400, body: { error: 'An environment named "Prod" exists already (environments/prod.yaml); give another name.' } });
+    const hostile = await call<{ error: string }>('PUT', '/api/environment/variables', { id: 'staging', name: 'Stage\u202EUE', base: opened.variables, variables: edited(opened.variables), mark: opened.mark });
+    expect(hostile.status).toBe(400);
+    expect(hostile.body.error).toContain('A name cannot hold control characters or bidirectional overrides');
+    expect(await files()).toEqual(['prod.yaml', 'staging.yaml']);
+    expect(await fs.readFile(file, 'utf8')).toBe(before);
+    expect((await read('staging')).variables.find((v) => v.key === 'token')!.stored).toBe(false);
+  });
+});
