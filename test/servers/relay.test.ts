@@ -6,6 +6,7 @@ import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import { localhostCertificate } from '../../src/servers/self-signed.js';
+import { MAX_RELAYED_CLIENTS } from '../../src/servers/kinds/relay/relay.js';
 import { tempDir } from '../support/temp.js';
 import { eventually, makeWorkspace, serve } from './helpers.js';
 import { runTool } from './kinds/tools.js';
@@ -95,6 +96,45 @@ describe('TCP relay', () => {
     });
     const handle = await serve(root);
     expect(handle.failures[0]!.message).toMatch(/^servers\/wire\.yaml: proxy\.target: "127\.0\.0\.1:\{\{port\}\}" is not host:port/);
+  });
+
+  it(`relays at most ${MAX_RELAYED_CLIENTS} clients at once: one more is closed before reaching the target, and the refusal is recorded once per burst`, async () => {
+    let targetConnections = 0;
+    const target = net.createServer((socket) => {
+      targetConnections++;
+      socket.on('error', () => {});
+    });
+    echoes.push(target);
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
+    const { server, handle } = await relay({ target: `127.0.0.1:${(target.address() as net.AddressInfo).port}` });
+    const connect = () => {
+      const socket = net.connect(server!.port, '127.0.0.1');
+      socket.on('error', () => {});
+      return socket;
+    };
+    const held = Array.from({ length: MAX_RELAYED_CLIENTS }, connect);
+    try {
+      const connects = () => (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'connect').length;
+      await eventually(async () => connects() === MAX_RELAYED_CLIENTS, 10_000);
+      const extra = Array.from({ length: 5 }, connect);
+      await Promise.all(extra.map((socket) => new Promise((r) => socket.once('close', r))));
+      const refusals = () => (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.preview.startsWith('refused'));
+      await eventually(async () => refusals().length === 2, 3000);
+      expect(refusals().map((r) => r.detail.preview)).toEqual([
+        `refused: ${MAX_RELAYED_CLIENTS} clients are relayed already, the relay's limit (each holds a connection to the target); close some, or start a second relay`,
+        `refused 4 more: ${MAX_RELAYED_CLIENTS} clients are relayed already, the relay's limit (each holds a connection to the target); close some, or start a second relay`,
+      ]);
+      expect(refusals()[0]!.level).toBe('error');
+      expect(targetConnections).toBe(MAX_RELAYED_CLIENTS);
+      // A client that leaves makes room for the next.
+      held.pop()!.destroy();
+      await eventually(async () => (handle.traffic.recent() as MessageRecord[]).some((r) => r.detail.event === 'close'));
+      held.push(connect());
+      await eventually(async () => connects() === MAX_RELAYED_CLIENTS + 1, 5000);
+      expect(targetConnections).toBe(MAX_RELAYED_CLIENTS + 1);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
   });
 
   it('closes the target connection when the client goes, and refuses an empty target at load', async () => {

@@ -53,6 +53,16 @@ function relayTarget(file: string, target: string): { host: string; port: number
 /** Giving up on a target that does not answer the connection. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * Clients relayed at once; one more is closed at once, before a target connection is opened.
+ * Each holds two sockets, so 256 stays well under the usual limit of 1024 open files, which a
+ * flood would otherwise reach, and then every server of `ferry serve` would fail to accept.
+ * nginx's default `worker_connections 512` counts both sides the same way.
+ */
+export const MAX_RELAYED_CLIENTS = 256;
+/** Refused clients past the first are counted into one record per this interval, not a record each. */
+const REFUSAL_SUMMARY_MS = 1000;
+
 interface State {
   host: string;
   port: number;
@@ -68,6 +78,9 @@ class RelayKind implements SocketKindInstance {
   readonly sendForm = { event: false, hex: false };
   /** Bound to 127.0.0.1: a browser's request addressed to another name is refused (browser-head.ts). */
   #loopbackOnly = false;
+  /** Clients refused since the last refusal record, and the timer that records them. */
+  #refusedSince = 0;
+  #refusalTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly context: KindContext) {}
 
@@ -99,13 +112,34 @@ class RelayKind implements SocketKindInstance {
     return [...this.#clients.keys()].map((peer) => ({ id: peer, label: peer }));
   }
 
-  close(): void {}
+  close(): void {
+    clearTimeout(this.#refusalTimer);
+    this.#refusalTimer = undefined;
+  }
 
   async listen(bind: BindOptions): Promise<Listener> {
     this.#loopbackOnly = bind.host === '127.0.0.1';
     const all = new Set<Socket>();
     const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (client) => this.#relay(client, all));
+    server.maxConnections = MAX_RELAYED_CLIENTS;
+    server.on('drop', (data) => this.#refuse(data ? `${data.remoteAddress}:${data.remotePort}` : 'a client'));
     return listenStream(server, bind, all, 'tcp');
+  }
+
+  /** Node has closed a client past the limit: the first of a burst is recorded at once, the rest once a second as a count. */
+  #refuse(peer: string): void {
+    const { traffic, id } = this.context;
+    const why = `${MAX_RELAYED_CLIENTS} clients are relayed already, the relay's limit (each holds a connection to the target); close some, or start a second relay`;
+    if (this.#refusalTimer !== undefined) return void this.#refusedSince++;
+    traffic.add(messageRecord('tcpProxy', id, 'exchange', { peer, event: 'error', preview: `refused: ${why}` }, {}));
+    const summarize = () => {
+      if (this.#refusedSince === 0) return void (this.#refusalTimer = undefined);
+      const count = this.#refusedSince;
+      this.#refusedSince = 0;
+      traffic.add(messageRecord('tcpProxy', id, 'exchange', { peer: 'clients', event: 'error', preview: `refused ${count} more: ${why}` }, {}));
+      this.#refusalTimer = setTimeout(summarize, REFUSAL_SUMMARY_MS).unref();
+    };
+    this.#refusalTimer = setTimeout(summarize, REFUSAL_SUMMARY_MS).unref();
   }
 
   #relay(client: Socket, all: Set<Socket>): void {
