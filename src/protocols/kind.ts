@@ -100,8 +100,6 @@ export interface ProtocolResult {
 export interface RequestKindModule extends KindRules {
   /** `ferry ls` column: HTTP's method, `grpc pkg.Svc/Method`, `dns MX`, or the kind alone. */
   tag(method: string): string;
-  /** What the app's method box offers (DNS record types); absent: HTTP's methods. Any other text may still be typed in the file. */
-  methodChoices?: readonly string[];
   /** Code export (spec 4.7) takes HTTP requests only. */
   exportsAsCode: boolean;
   /** Adds what this kind always sends unless the request sets it (SSE: `Accept: text/event-stream`). */

@@ -227,7 +227,14 @@ function checkAuthHeaders(added: readonly PreparedHeader[], auth: Auth, where: s
 /** HTTP methods are tokens, upper-cased (GET when empty); other kinds read `method` as typed or not at all. */
 function prepareMethod(typed: string, rules: KindRules, where: string): string {
   if (rules.method === 'none') return '';
-  if (rules.method === 'text') return typed.trim();
+  if (rules.method === 'text') {
+    const text = typed.trim();
+    if (rules.methodIs && text.toUpperCase() === 'GET') {
+      const choices = rules.methodChoices ? `: ${rules.methodChoices.slice(0, -1).join(', ')} or ${rules.methodChoices.at(-1)}` : '';
+      throw new PrepareError(`${where}: method: "${text}" is HTTP's method, which a request without method gets; for ${rules.noun}, method is ${rules.methodIs}${choices}. Set it, such as method: ${rules.methodChoices?.[0] ?? '…'}.`);
+    }
+    return text;
+  }
   const method = typed.trim().toUpperCase() || 'GET';
   if (!/^[!#$%&'*+.^_`|~0-9A-Z-]+$/i.test(method)) throw new PrepareError(`${where}: "${method}" is not a valid HTTP method.`);
   return method;

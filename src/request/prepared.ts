@@ -144,6 +144,15 @@ export interface KindRules {
   schemes: readonly string[];
   /** `http`: an HTTP method token, upper-cased (GET when empty); `text`: filled as typed (gRPC's Service/Method, a DNS type); `none`: not used. */
   method: 'http' | 'text' | 'none';
+  /**
+   * `text` kinds whose `method` is one of a few names (DNS's record types): what it holds, as a
+   * sentence ends (`the record type to ask for`). A request that has HTTP's GET there (the
+   * format's default, which a request without `method` gets) is refused saying so and listing
+   * `methodChoices`, not with the kind's message for a name it does not know.
+   */
+  methodIs?: string;
+  /** What the app's method box offers (DNS record types); absent: HTTP's methods. Any other text may still be typed in the file. */
+  methodChoices?: readonly string[];
   /** The request's kind-specific option section (spec 2.8), when it has one. */
   options?: KindOptionsKey;
   /**

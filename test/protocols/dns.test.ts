@@ -435,6 +435,14 @@ describe('dns: refused before asking', () => {
   it('unknown record type, a name over 253, a label over 63, a bad server', async () => {
     const before = fixture.asked.length;
     expect((await failure(ask('a.test', 'AXYZ'))).message).toContain('"AXYZ" is not a DNS record type');
+    // Without method a request has HTTP's GET (spec 2.3): said as such, with the field and the types.
+    const request = requestSchema.parse({ name: 'q', kind: 'dns', url: 'a.test', dns: { server: `127.0.0.1:${fixture.port}` } });
+    const missing = await failure(prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: dnsKind }));
+    expect(missing).toBeInstanceOf(PrepareError);
+    expect(missing.message).toBe(
+      'request "q": method: "GET" is HTTP\'s method, which a request without method gets; for a DNS request, method is the record type to ask for: A, AAAA, CNAME, MX, NS, TXT, SOA, SRV, PTR, CAA, HTTPS, SVCB, NAPTR, DS, DNSKEY or ANY. Set it, such as method: A.',
+    );
+    expect((await failure(ask('a.test', 'get'))).message).toContain('"get" is HTTP\'s method');
     expect((await failure(ask(`${'a.'.repeat(126)}abc`, 'A'))).message).toContain('255 characters; DNS names have at most 253');
     expect((await failure(ask(`${'l'.repeat(64)}.test`, 'A'))).message).toContain('64 characters; a DNS label has at most 63');
     expect((await failure(ask('a..test', 'A'))).message).toContain('empty label');

@@ -10,6 +10,7 @@ export const dnsKind: RequestKindModule = {
   url: 'text',
   schemes: [],
   method: 'text',
+  methodIs: 'the record type to ask for',
   options: 'dns',
   methodChoices: ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'SRV', 'PTR', 'CAA', 'HTTPS', 'SVCB', 'NAPTR', 'DS', 'DNSKEY', 'ANY'],
   tag: (method) => `dns ${(method.trim() || 'A').toUpperCase()}`,
