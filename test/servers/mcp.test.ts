@@ -308,6 +308,40 @@ describe('MCP server', () => {
   });
 });
 
+describe('MCP server: a legacy HTTP+SSE client that does not read its stream', () => {
+  it('is closed once its unsent answers pass the bound; its POSTs then get 404 and other clients are answered', async () => {
+    const { server, handle } = await mcpServer();
+    const raw = net.connect(server!.port, '127.0.0.1');
+    raw.on('error', () => {});
+    let head = '';
+    const onData = (c: Buffer) => (head += c.toString('latin1'));
+    raw.on('data', onData);
+    raw.write('GET /sse HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n');
+    await eventually(async () => /data: (\/messages\S+)/.test(head));
+    // From here on it reads nothing.
+    raw.off('data', onData);
+    raw.pause();
+    const endpoint = `${server!.url}${/data: (\/messages\S+)/.exec(head)![1]}`;
+    const big = 'x'.repeat(1024 * 1024);
+    const statuses: number[] = [];
+    try {
+      // Each call's answer echoes 1 MB into the stream nobody reads: 64 MB in all without a bound.
+      for (let id = 1; id <= 64 && !statuses.includes(404); id++) {
+        const post = await fetch(endpoint, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo_all', arguments: { big } } }), headers: { 'content-type': 'application/json' } });
+        statuses.push(post.status);
+        await post.arrayBuffer();
+      }
+      expect(statuses).toContain(404);
+      expect(statuses.filter((s) => s === 202).length).toBeLessThan(40);
+      expect(handle.traffic.recent().map((r) => r.summary)).toContain('GET /sse closed: more than 8 MB of answers waited unsent: the client does not read its event stream');
+      const client = await connectClient(server!.url, 'sse');
+      expect(await client.callTool({ name: 'echo_all', arguments: { a: 1 } })).toMatchObject({ content: [{ text: 'args={"a":1} in dev' }] });
+    } finally {
+      raw.destroy();
+    }
+  });
+});
+
 describe('MCP server: a pattern in a tool schema cannot stall `ferry serve`', () => {
   it('bin/ferry.js serve answers a hostile argument within the bound, lookahead and backreferences still check as before, and the next call is answered', async () => {
     const data = await isolatedDataDir();

@@ -23,6 +23,11 @@ import { PendingTimers } from '../pending-timers.js';
 
 /** The most a JSON-RPC message may be. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * Past this many bytes of answers waiting in a legacy HTTP+SSE stream (its client does not read
+ * it), the session is closed: the SDK's transport writes every answer there without waiting.
+ */
+const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
 const SSE_PATH = '/sse';
 const MESSAGES_PATH = '/messages';
 
@@ -223,6 +228,7 @@ class McpKind implements HttpKindInstance {
   }
 
   async #openLegacy(res: ServerResponse): Promise<void> {
+    const start = performance.now();
     const transport = new SSEServerTransport(MESSAGES_PATH, res);
     this.#legacy.set(transport.sessionId, transport);
     this.#open.add(transport);
@@ -231,6 +237,15 @@ class McpKind implements HttpKindInstance {
       this.#open.delete(transport);
     });
     await this.#connect(transport);
+    // Answers go out on the stream, not on the POST: a client that posts and never reads it
+    // would have them all kept in memory. Its POSTs after the close get 404.
+    const send = transport.send.bind(transport);
+    transport.send = async (message: JSONRPCMessage) => {
+      await send(message);
+      if (res.writableLength <= MAX_UNSENT_BYTES || res.destroyed) return;
+      this.context.traffic.add(streamClosedRecord(this.context.id, start, `GET ${SSE_PATH} closed: more than ${MAX_UNSENT_BYTES / 1024 / 1024} MB of answers waited unsent: the client does not read its event stream`));
+      res.destroy();
+    };
   }
 
   /**
@@ -320,6 +335,22 @@ function callRecord(server: string, note: CallNote, bytesIn: number, bytesOut: n
     bytesIn,
     bytesOut,
     detail: note,
+  };
+}
+
+/** A legacy event stream the server closed, and why. */
+function streamClosedRecord(server: string, start: number, summary: string): McpRecord {
+  return {
+    kind: 'mcp',
+    server,
+    time: epochMsOf(start),
+    direction: 'exchange',
+    summary,
+    level: 'warning',
+    durationMs: performance.now() - start,
+    bytesIn: 0,
+    bytesOut: 0,
+    detail: { method: `GET ${SSE_PATH}`, target: '', outcome: 'error', startedAt: start },
   };
 }
 
