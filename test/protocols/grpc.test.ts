@@ -377,6 +377,19 @@ describe('gRPC', () => {
     }
   });
 
+  it('field numbers protoc refuses are refused, naming the field (protobufjs compiled 0, 99999999999 and 19000, and sent tags no server reads)', async () => {
+    const root = await tempDir();
+    const sendProto = async (fields: string) => {
+      await fs.writeFile(path.join(root, 'n.proto'), `syntax = "proto3";\npackage n;\nmessage A { ${fields} }\nservice S { rpc M (A) returns (A); }\n`);
+      return failure(sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'n.S/M', grpc: { protoFiles: ['n.proto'] }, settings: { timeoutMs: 5000 } }), undefined, { workspaceRoot: root }));
+    };
+    const rule = "which protoc refuses: field numbers run from 1 to 536870911, without 19000 to 19999 (protobuf's own); renumber the field.";
+    expect((await sendProto('string x = 0;')).message).toBe(`the proto files give field x of n.A the number 0, ${rule}`);
+    expect((await sendProto('string x = 1; int64 big = 99999999999;')).message).toBe(`the proto files give field big of n.A the number 99999999999, ${rule}`);
+    expect((await sendProto('string x = 19000;')).message).toBe(`the proto files give field x of n.A the number 19000, ${rule}`);
+    expect((await sendProto('string x = 1; message B { int32 y = 536870912; }')).message).toBe(`the proto files give field y of n.A.B the number 536870912, ${rule}`);
+  });
+
   it('a named pipe, a device or a huge file as a proto file (or an import) is refused before it is read (a pipe blocked the send for ever)', async () => {
     const root = await tempDir();
     await fs.mkdir(path.join(root, 'protos'));

@@ -49,8 +49,9 @@ export async function loadProtoFiles(source: ProtoSource): Promise<PackageDefini
   const includeDirs = [...new Set([...files.map((f) => path.dirname(f)), ...importDirs])];
   await checkImports(files, includeDirs, source);
   try {
-    return compile(files, includeDirs);
+    return checkFieldNumbers(compile(files, includeDirs));
   } catch (error) {
+    if (error instanceof SendError) throw error;
     const message = (error as Error).message.replaceAll(source.workspaceRoot + path.sep, '');
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || /ENOENT|no such file/i.test(message)) {
       throw new SendError(`a proto file could not be read: ${message.split('\n')[0]} (grpc.protoFiles, grpc.importPaths).`, 'other');
@@ -69,6 +70,30 @@ export async function loadProtoFiles(source: ProtoSource): Promise<PackageDefini
  */
 function compile(files: string[], includeDirs: string[]): PackageDefinition {
   return protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs });
+}
+
+/** The largest field number protobuf has (2^29 - 1): a tag is the number shifted left by 3 in 32 bits. */
+const MAX_FIELD_NUMBER = 536_870_911;
+
+/**
+ * protobufjs compiles field numbers protoc refuses (0, past 2^29 - 1, protobuf's own 19000 to
+ * 19999) and then writes tags no server reads (99999999999 overflowed into another field's). They
+ * are refused naming the field and its message, as protoc would.
+ */
+function checkFieldNumbers(definition: PackageDefinition): PackageDefinition {
+  const check = (type: { name?: string; field?: Array<{ name?: string; number?: number }>; nestedType?: unknown[] }, owner: string) => {
+    for (const field of type.field ?? []) {
+      const n = field.number ?? 0;
+      if (n < 1 || n > MAX_FIELD_NUMBER || (n >= 19_000 && n <= 19_999)) {
+        throw new SendError(`the proto files give field ${field.name} of ${owner} the number ${n}, which protoc refuses: field numbers run from 1 to ${MAX_FIELD_NUMBER}, without 19000 to 19999 (protobuf's own); renumber the field.`, 'other');
+      }
+    }
+    for (const nested of (type.nestedType ?? []) as Array<typeof type>) check(nested, `${owner}.${nested.name}`);
+  };
+  for (const [name, entry] of Object.entries(definition)) {
+    if ('format' in entry && String(entry.format).includes('DescriptorProto') && !String(entry.format).includes('Enum')) check(entry.type as Parameters<typeof check>[0], name);
+  }
+  return definition;
 }
 
 /**
