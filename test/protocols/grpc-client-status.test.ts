@@ -69,6 +69,13 @@ describe('gRPC: statuses Ferry\'s client made up are worded as such', () => {
     expect(result.detail?.endedByClient).toMatch(/\(grpc-js: Bandwidth exhausted or memory limit exceeded\)$/);
   });
 
+  it('too many metadata entries in the request: the grpc-js server resets the stream, and the words say it was the request\'s', async () => {
+    const { url } = await grpcServer((_call, callback) => callback(null, { text: 'hi' }));
+    const headers = Array.from({ length: 200 }, (_, i) => ({ key: `x-h${i}`, value: 'v' }));
+    const result = await sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['test/fixtures/grpc/echo.proto'] }, headers, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 3000 } }));
+    expect(result.outcome.label).toBe(`8 RESOURCE_EXHAUSTED: ${BY_CLIENT}the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the request sent 200 metadata entries, and ${host(url)} takes at most 128 header fields in all (the usual HTTP/2 limit); send fewer headers`);
+  });
+
   it('a grpc-js server shut down mid-call (it resets its streams, CANCEL): 1 CANCELLED, saying the server reset the stream', async () => {
     const { url, server } = await grpcServer(() => setTimeout(() => server.forceShutdown(), 100));
     const result = await say(url);

@@ -165,7 +165,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
       const error = fail(statusName(answer.status.code), answer.status.details);
       if (error) throw error;
     }
-    return result(answer, { url: prepared.url, service, method, callType, started, where: { host, timeoutMs } });
+    return result(answer, { url: prepared.url, service, method, callType, started, where: { host, timeoutMs, sentEntries: metadataPairs(metadata).length } });
   } finally {
     channel.close();
   }
@@ -380,7 +380,7 @@ function streamingAnswer(callType: CallType): boolean {
 }
 
 /** `where`: the server and deadline, for the words of a status grpc-js made up (client-status.ts), when the server said nothing. */
-function result(answer: Answer, about: { url: string; service: string; method: string; callType: CallType; started: number; where: { host: string; timeoutMs: number } }): ProtocolResult {
+function result(answer: Answer, about: { url: string; service: string; method: string; callType: CallType; started: number; where: { host: string; timeoutMs: number; sentEntries: number } }): ProtocolResult {
   const totalMs = performance.now() - about.started;
   const stopped = answer.stoppedEarly && !answer.cancelled;
   const byClient = stopped ? undefined : clientEnded(answer.status, about.where);

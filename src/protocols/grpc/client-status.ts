@@ -17,7 +17,15 @@ const H2_ERRORS = ['NO_ERROR', 'PROTOCOL_ERROR', 'INTERNAL_ERROR', 'FLOW_CONTROL
 interface Where {
   host: string;
   timeoutMs: number;
+  /** How many metadata entries the call sent (its own headers come on top). */
+  sentEntries?: number;
 }
+
+/** Header fields an HTTP/2 peer built on Node or nghttp2 takes by default (maxHeaderListPairs); past them it resets the stream. */
+const MAX_HEADER_FIELDS = 128;
+
+/** Headers a call sends besides its metadata (:method, :scheme, :path, :authority, te, content-type, user-agent, grpc-accept-encoding, grpc-timeout…). */
+const OWN_HEADERS = 10;
 
 /** What happened and what to do, for one of grpc-js's texts (matched whole). */
 type Reading = [RegExp, (match: RegExpExecArray, where: Where, code: number) => string];
@@ -31,7 +39,13 @@ const READINGS: Reading[] = [
   [/^Received RST_STREAM with code \d+ triggered by internal client error: (.+)$/s, (m, { host }) => `the HTTP/2 connection to ${host} failed (${m[1]!.split('\n')[0]}); check that it is a gRPC server, and send again`],
   [/^Stream refused by server$/, (_, { host }) => `${host} refused the call's HTTP/2 stream (REFUSED_STREAM) before handling it; the server is busy or limits its concurrent calls: send again later`],
   [/^Call cancelled$/, (_, { host }) => `${host} cancelled the call's HTTP/2 stream (RST_STREAM CANCEL) without a gRPC status; ${CHECK_LOG}`],
-  [/^Bandwidth exhausted or memory limit exceeded$/, (_, { host }) => `the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the answer's headers or trailers from ${host} are more than the client reads (at most 128 fields), or the server found the call too costly; have the server send fewer metadata entries`],
+  [
+    /^Bandwidth exhausted or memory limit exceeded$/,
+    (_, { host, sentEntries = 0 }) =>
+      sentEntries + OWN_HEADERS > MAX_HEADER_FIELDS
+        ? `the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the request sent ${sentEntries} metadata entries, and ${host} takes at most ${MAX_HEADER_FIELDS} header fields in all (the usual HTTP/2 limit); send fewer headers`
+        : `the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the answer's headers or trailers from ${host} are more than the client reads (at most ${MAX_HEADER_FIELDS} fields), or the server found the call too costly; have the server send fewer metadata entries`,
+  ],
   [/^Protocol not secure enough$/, (_, { host }) => `${host} reset the call's HTTP/2 stream (INADEQUATE_SECURITY): the TLS connection is not secure enough for HTTP/2; check the server's TLS settings (TLS 1.2 or later, a strong cipher)`],
   [/^Received HTTP status code (\d+)$/, (m, { host }, code) => `${host} answered HTTP ${m[1]} without a grpc-status, so the status ${code} ${statusName(code)} is read from the HTTP status, as gRPC maps it; check the URL's host and port, and any proxy or gateway before the server`],
   [/^No status information received$/, (_, { host }) => `${host} sent trailers without a grpc-status; ${CHECK_LOG}`],

@@ -45,6 +45,8 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
   const { def, definition, callType } = loaded;
   const writes = callType === 'clientStreaming' || callType === 'bidiStreaming';
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
+  /** For the words of a status grpc-js made up (client-status.ts). */
+  const where = { host, timeoutMs, sentEntries: metadataPairs(metadata).length };
   const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
   const client = new grpc.Client(host, credentials, { channelOverride: channel, interceptors: signingInterceptors(prepared) });
   let call: LiveCall | undefined;
@@ -95,7 +97,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
       }
       const trailers = metadataPairs(got.metadata);
       if (trailers.length > 0) messages.received({ event: 'trailers', text: JSON.stringify(trailers) });
-      messages.endWith('closed', { event: 'status', text: broken ?? endLabel(got, { host, timeoutMs }) });
+      messages.endWith('closed', { event: 'status', text: broken ?? endLabel(got, where) });
     });
   };
 
@@ -140,7 +142,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
         return undefined;
       },
     },
-    peerEnd: () => broken ?? (status ? (clientEnded(status, { host, timeoutMs }) ? endLabel(status, { host, timeoutMs }) : `the server ended the call: ${statusLabel(status.code, status.details)}`) : 'the server ended the call'),
+    peerEnd: () => broken ?? (status ? (clientEnded(status, where) ? endLabel(status, where) : `the server ended the call: ${statusLabel(status.code, status.details)}`) : 'the server ended the call'),
   });
 }
 
