@@ -533,6 +533,16 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
     );
   });
 
+  it('a message nested past protobuf\'s depth fails with one line (a Struct 5,000 deep overflowed the stack: a RangeError, not a message)', async () => {
+    const nested = (depth: number) => `{"meta":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+    for (const depth of [5000, 200_000]) {
+      const error = await failure(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: nested(depth) } }));
+      expect(error.message).toBe("the message nests JSON deeper than 200 levels; a protobuf message nests at most 100 deep (protoc's limit, and protobufjs's), so it cannot be sent.");
+    }
+    // Just under the JSON limit, protobufjs's own limit names it.
+    expect((await failure(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: nested(198) } }))).message).toBe('the message does not fit Stamped: maximum nesting depth exceeded.');
+  });
+
   it('bytes are base64, standard or URL-safe as proto3 JSON has them; anything else is named (protobufjs refused URL-safe, naming no field)', async () => {
     const bytes = (value: string) => send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: JSON.stringify({ detail: { '@type': 'type.googleapis.com/google.protobuf.BytesValue', value } }) } });
     // 0xfb 0xff: "+/8" in standard base64, "-_8" URL-safe.

@@ -28,6 +28,28 @@ export function parseMessages(text: string, clientStreams: boolean): unknown[] {
 }
 
 /**
+ * JSON nesting past which a message cannot be sent: each level of a message is at least one of
+ * JSON (a repeated field adds an array), so twice protobuf's 100 levels. Checked before the
+ * message is fitted, whose recursion (a Struct in a Struct…) overflowed the stack, a RangeError
+ * rather than a message.
+ */
+const MAX_JSON_DEPTH = 200;
+
+/** How deep `value` nests, measured without recursion. */
+function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (!item || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Object.values(item)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
  * Definitions whose encoder takes a map field as a list of `{key, value}` entries: protobufjs builds
  * the types of descriptors received by server reflection without map fields (the entry type stays a
  * repeated message), where types loaded from proto files take a JSON object.
@@ -43,6 +65,9 @@ export function encodeMapsAsEntryLists(definition: PackageDefinition): PackageDe
 /** Checks `value` against the method's request type; returns it with proto field names turned into the JSON names the encoder reads. */
 export function fitMessage(definition: PackageDefinition, type: MessageTypeDefinition<object, object>, value: unknown, index?: number): Record<string, unknown> {
   const where = index === undefined ? 'the message' : `message ${index + 1}`;
+  if (jsonDepth(value) > MAX_JSON_DEPTH) {
+    throw new SendError(`${where} nests JSON deeper than ${MAX_JSON_DEPTH} levels; a protobuf message nests at most 100 deep (protoc's limit, and protobufjs's), so it cannot be sent.`, 'other');
+  }
   return fit(definition, type.type as TypeDescriptor, value, where, '') as Record<string, unknown>;
 }
 
