@@ -214,6 +214,24 @@ describe('websocket requests', () => {
 describe('hand-made WebSocket peers', () => {
   const pingFlood = () => rawPeer(floodPings);
 
+  it('a server answering with a subprotocol that was not offered, or with none, is named with what it chose and what was offered (it said "did not accept the offered subprotocol" when none was offered)', async () => {
+    const cases: Array<[string | undefined, string[], (host: string) => string]> = [
+      ['chat.v9', [], (host) => `${host} chose the subprotocol "chat.v9" (Sec-WebSocket-Protocol) though the request offered none, so Ferry closed the connection; offer it with a Sec-WebSocket-Protocol header.`],
+      ['chat.v9', ['chat.v1', 'chat.v2'], (host) => `${host} chose the subprotocol "chat.v9" (Sec-WebSocket-Protocol), which is not one the request offered (chat.v1, chat.v2), so Ferry closed the connection; check the Sec-WebSocket-Protocol header.`],
+      [undefined, ['chat.v1'], (host) => `${host} did not accept the offered subprotocol (chat.v1): its answer names none (Sec-WebSocket-Protocol), so Ferry closed the connection; check the Sec-WebSocket-Protocol header, or leave it out.`],
+    ];
+    for (const [chosen, offered, words] of cases) {
+      const peer = await rawPeer(() => {}, chosen ? { protocol: chosen } : {});
+      try {
+        const error = await failure(sendRequest('websocket', { url: peer.url, headers: offered.length ? [{ key: 'Sec-WebSocket-Protocol', value: offered.join(', ') }] : [] }));
+        expect(error.message).toBe(words(peer.host));
+        expect((error as SendError).kind).toBe('protocol');
+      } finally {
+        peer.close();
+      }
+    }
+  });
+
   it("a close frame ends reading at once, though the server keeps the connection open (ws waited 30 s for it to go)", async () => {
     // A text frame "hi", then a close frame 1000 "bye"; the TCP connection stays.
     const peer = await rawPeer((socket) => socket.write(Buffer.from([0x81, 2, 0x68, 0x69, 0x88, 5, 0x03, 0xe8, 0x62, 0x79, 0x65])));

@@ -81,7 +81,7 @@ function openWebSocket(prepared: PreparedRequest, context: SendContext, session:
     if (session.messages) session.messages.closed();
     else session.fail(new SendError(`${url.host} closed the connection during the WebSocket handshake (close code ${code}).`, 'reset'));
   });
-  socket.on('error', (error) => session.fail(describeWebSocketError(error, url, session.messages !== undefined, context.maxResponseMb, tunnel.proxy)));
+  socket.on('error', (error) => session.fail(subprotocolRefused(error, url, protocols, opened.upgrade) ?? describeWebSocketError(error, url, session.messages !== undefined, context.maxResponseMb, tunnel.proxy)));
   session.onClose(() => closeSocket(socket));
   return opened;
 }
@@ -276,6 +276,19 @@ export function describeWebSocketError(error: Error, url: URL, open: boolean, ma
     return new SendError(`${url.host} answered the upgrade with something that is not a WebSocket handshake: ${error.message}.`, 'protocol');
   }
   return describeSocketError(error, url, open ? 'reading the WebSocket from' : 'opening a WebSocket to');
+}
+
+/**
+ * ws refuses an upgrade whose subprotocol is not one offered (RFC 6455 4.1), in words that do not
+ * say which: named here with what the server chose and what the request offered.
+ */
+function subprotocolRefused(error: Error, url: URL, offered: string[], upgrade: IncomingMessage | undefined): SendError | undefined {
+  if (!/^Server sent (a subprotocol but none was requested|an invalid subprotocol|no subprotocol)$/.test(error.message)) return undefined;
+  const chosen = upgrade?.headers['sec-websocket-protocol'];
+  const check = 'so Ferry closed the connection; check the Sec-WebSocket-Protocol header';
+  if (chosen === undefined) return new SendError(`${url.host} did not accept the offered subprotocol (${offered.join(', ')}): its answer names none (Sec-WebSocket-Protocol), ${check}, or leave it out.`, 'protocol');
+  if (offered.length === 0) return new SendError(`${url.host} chose the subprotocol "${chosen}" (Sec-WebSocket-Protocol) though the request offered none, so Ferry closed the connection; offer it with a Sec-WebSocket-Protocol header.`, 'protocol');
+  return new SendError(`${url.host} chose the subprotocol "${chosen}" (Sec-WebSocket-Protocol), which is not one the request offered (${offered.join(', ')}), ${check}.`, 'protocol');
 }
 
 export function asBytes(data: WebSocket.RawData): Uint8Array {
