@@ -388,7 +388,7 @@ describe('MCP over stdio', () => {
   });
 });
 
-describe('MCP over stdio: output past maxResponseMb', () => {
+describe('MCP over stdio: hand-made programs', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'ferry-mcp-flood-'));
@@ -396,30 +396,36 @@ describe('MCP over stdio: output past maxResponseMb', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /**
-   * A real program in a temporary folder: answers initialize, then answers the call by writing
-   * `head` and `chunk` for as long as its output is read; it writes its pid and what it wrote to files.
+   * A real program in a temporary folder: answers initialize, then runs `onCall` (with `id`, the
+   * call's id) for the tool call; it writes its pid to a file.
    */
-  function floodingProgram(name: string, head: string, chunk: string): ProgramSpec & { pidFile: string } {
+  function handMadeProgram(name: string, onCall: string): ProgramSpec & { pidFile: string } {
     const file = path.join(dir, `${name}.mjs`);
     const pidFile = path.join(dir, `${name}.pid`);
     writeFileSync(file, `
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
-const INIT = { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'flood', version: '1' } };
+const INIT = { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'hand-made', version: '1' } };
 createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line);
   if (message.method === 'initialize') return void process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: INIT }) + '\\n');
   if (message.method !== 'tools/call') return;
-  process.stdout.write(${JSON.stringify(head)}.replace('ID', String(message.id)));
-  const chunk = Buffer.from(${JSON.stringify(chunk)});
-  const more = () => { while (process.stdout.write(chunk)); };
-  process.stdout.on('drain', more);
-  more();
+  const id = message.id;
+  ${onCall}
 });
 `);
     return { command: `"${process.execPath}" ${file}`, cwd: process.cwd(), env: {}, pidFile };
   }
+
+  /** Answers the call by writing `head` and `chunk` for as long as its output is read. */
+  const floodingProgram = (name: string, head: string, chunk: string) =>
+    handMadeProgram(name, `
+  process.stdout.write(${JSON.stringify(head)}.replace('ID', String(id)));
+  const chunk = Buffer.from(${JSON.stringify(chunk)});
+  const more = () => { while (process.stdout.write(chunk)); };
+  process.stdout.on('drain', more);
+  more();`);
 
   const words = (command: string) => `the MCP server "${command}" sent more than 1 MB (maxResponseMb) on its standard output, so Ferry stopped reading it and stopped the program; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`;
 
@@ -447,6 +453,20 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     expect(error.kind).toBe('tooLarge');
     expect(Date.now() - started).toBeLessThan(5000);
     expect(await stopped(program.pidFile)).toBe(true);
+  });
+
+  it('a program that exits or is killed before answering is said to have done so, with its exit code or signal and whether a message was cut (it was "MCP error -32000: Connection closed")', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['exits', `process.stderr.write('boom: no database\\n'); process.exit(3);`, 'the tool call failed: the program exited with code 3 before answering (its stderr: boom: no database).'],
+      ['killed', `process.kill(process.pid, 'SIGKILL');`, 'the tool call failed: the program was killed by SIGKILL before answering.'],
+      ['cut', `process.stdout.write('{"jsonrpc":"2.0","id":' + id + ',"result":{"content":[{"type":"te', () => process.exit(0));`, 'the tool call failed: the program exited with code 0 in the middle of a message, before answering.'],
+    ];
+    for (const [name, onCall, words] of cases) {
+      const program = handMadeProgram(name, onCall);
+      const error = await failure(sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url: program.command, settings: { timeoutMs: 10000 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }), undefined, { programs: allowing(program) }));
+      expect(error.message).toBe(words);
+      expect(error.kind).toBe('protocol');
+    }
   });
 
   it('endless output of whole lines (notifications that never end) is cut at the bound too (it ran to the time limit)', async () => {

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { clientOptions } from './client-options.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { PreparedRequest } from '../../request/prepared.js';
 import { connectionErrorByCode, innermostMessage, systemCode } from '../connection-errors.js';
 import { Deadline } from '../deadline.js';
@@ -121,7 +121,10 @@ function failed(error: unknown, deadline: Deadline, what: string, program?: Star
   const connection = program ? undefined : connectionErrorByCode(code, what.replace(/^.* at (\S+) .*$/, '$1'), innermostMessage(error));
   if (connection) return connection;
   const stderr = program?.stderr().trim().split('\n').at(-1);
-  return new SendError(`${what}: ${oneLine(error)}${stderr ? ` (its stderr: ${stderr.slice(0, 200)})` : ''}.`, 'protocol');
+  const ended = program?.ended();
+  // The SDK's 'Connection closed' when the program ended: said as how it ended.
+  const why = ended && error instanceof McpError && error.code === ErrorCode.ConnectionClosed ? `the program ${ended} before answering` : oneLine(error);
+  return new SendError(`${what}: ${why}${stderr ? ` (its stderr: ${stderr.slice(0, 200)})` : ''}.`, 'protocol');
 }
 
 async function callFailed(error: unknown, deadline: Deadline, client: Client, options: McpOptions, program?: StartedProgram): Promise<SendError> {

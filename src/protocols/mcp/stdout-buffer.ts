@@ -49,6 +49,11 @@ export class BoundedStdoutBuffer {
     return null;
   }
 
+  /** Whether part of a line (a message cut short, if the program ended) waits for its newline. */
+  get partial(): boolean {
+    return this.parts.some((part) => part.length > 0);
+  }
+
   clear(): void {
     this.parts = [];
     this.scanned = 0;

@@ -3,6 +3,7 @@
  * http(s) URLs (with the request's headers and auth, through Ferry's own HTTP connection pools so
  * `verifyTls` and the proxy settings apply), or a program over stdio — started only when this computer allows it.
  */
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -133,6 +134,8 @@ export interface StartedProgram {
   stderr(): string;
   /** Why the first line the program wrote to stdout that is not a JSON-RPC message was refused, if one was. */
   strayOutput(): string | undefined;
+  /** How the program ended, once it has (`exited with code 3`, `was killed by SIGKILL`, `… in the middle of a message`). */
+  ended(): string | undefined;
 }
 
 const STDERR_KEPT = 64 * 1024;
@@ -152,7 +155,19 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext,
   // SDK that renamed it must fail here (and in the tests), not leave the program unbounded.
   const inner = transport as unknown as { _readBuffer?: unknown };
   if (!inner._readBuffer) throw new Error('@modelcontextprotocol/sdk: StdioClientTransport has no _readBuffer to bound (stdout-buffer.ts)');
-  inner._readBuffer = new BoundedStdoutBuffer(context.maxResponseMb * MB);
+  const stdout = new BoundedStdoutBuffer(context.maxResponseMb * MB);
+  inner._readBuffer = stdout;
+  // The SDK says only 'Connection closed' when the program ends: its exit code or signal is kept
+  // to say how (its process is private too, there once started).
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    const child = (transport as unknown as { _process?: ChildProcess })._process;
+    child?.once('exit', (code, signal) => (exit = { code, signal }));
+  };
+  // Read when the SDK says the connection closed: by then all the program wrote was read.
+  const ended = () => exit && `${exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`}${stdout.partial ? ' in the middle of a message,' : ''}`;
   let text = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     if (text.length < STDERR_KEPT) text += chunk.toString('utf8').slice(0, STDERR_KEPT - text.length);
@@ -166,7 +181,7 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext,
     else if (error instanceof SyntaxError) stray ??= error.message;
     else if (/ZodError/.test(error.name)) stray ??= 'a JSON value that is not a JSON-RPC message';
   };
-  return { transport, stderr: () => text, strayOutput: () => stray };
+  return { transport, stderr: () => text, strayOutput: () => stray, ended };
 }
 
 const MB = 1024 * 1024;
