@@ -469,6 +469,15 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     }
   });
 
+  it('a program that closes its standard output but keeps running fails at once, and is stopped (it ran to the time limit, forever with none)', async () => {
+    const program = handMadeProgram('closes-stdout', `process.stdout.end(); setInterval(() => {}, 1000);`);
+    const started = Date.now();
+    const error = await failure(sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url: program.command, settings: { timeoutMs: 0 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }), undefined, { programs: allowing(program) }));
+    expect(error.message).toBe(`the MCP server "${program.command}" closed its standard output but kept running, so no answer could come; Ferry stopped it.`);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await stopped(program.pidFile)).toBe(true);
+  });
+
   it('endless output of whole lines (notifications that never end) is cut at the bound too (it ran to the time limit)', async () => {
     const line = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'y'.repeat(1000) } })}\n`;
     const program = floodingProgram('endless-lines', '', line.repeat(64));

@@ -140,12 +140,16 @@ export interface StartedProgram {
 
 const STDERR_KEPT = 64 * 1024;
 
+/** How long a program whose stdout ended may take to exit before it is taken as hung. */
+const STDOUT_END_GRACE_MS = 500;
+
 /**
- * Starts the program once the policy allows it; its stderr is kept. `onTooLarge`: told when the
- * program's standard output (all of it, as HTTP+SSE's one stream is counted) passes
- * maxResponseMb, with the error to end the send with; the SDK then stops the program.
+ * Starts the program once the policy allows it; its stderr is kept. `stop`: told, with the error
+ * to end the send with, when the program's standard output (all of it, as HTTP+SSE's one stream
+ * is counted) passes maxResponseMb (the SDK then stops the program), or when the program closed
+ * its standard output and runs on.
  */
-export async function stdioTransport(program: ProgramSpec, context: SendContext, onTooLarge: (error: SendError) => void): Promise<StartedProgram> {
+export async function stdioTransport(program: ProgramSpec, context: SendContext, stop: (error: SendError) => void): Promise<StartedProgram> {
   const allowed = context.programs ? await context.programs.allow(program) : false;
   if (!allowed) throw programRefused(program, context.workspaceRoot, context.face);
   const [command, ...args] = commandWords(program.command);
@@ -165,6 +169,13 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext,
     await start();
     const child = (transport as unknown as { _process?: ChildProcess })._process;
     child?.once('exit', (code, signal) => (exit = { code, signal }));
+    // A program that closes its stdout but runs on can answer nothing: the SDK would wait for it
+    // to exit (to the time limit, or forever). Its exit usually follows its stdout's end at once.
+    child?.stdout?.once('end', () => {
+      setTimeout(() => {
+        if (!exit && child.exitCode === null && child.signalCode === null) stop(new SendError(`the MCP server "${program.command}" closed its standard output but kept running, so no answer could come; Ferry stopped it.`, 'protocol'));
+      }, STDOUT_END_GRACE_MS).unref();
+    });
   };
   // Read when the SDK says the connection closed: by then all the program wrote was read.
   const ended = () => exit && `${exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`}${stdout.partial ? ' in the middle of a message,' : ''}`;
@@ -177,7 +188,7 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext,
   // The client chains this handler when it connects.
   let stray: string | undefined;
   transport.onerror = (error: Error) => {
-    if (error instanceof OutputTooLarge) onTooLarge(outputTooLarge(program, context.maxResponseMb));
+    if (error instanceof OutputTooLarge) stop(outputTooLarge(program, context.maxResponseMb));
     else if (error instanceof SyntaxError) stray ??= error.message;
     else if (/ZodError/.test(error.name)) stray ??= 'a JSON value that is not a JSON-RPC message';
   };
