@@ -5,7 +5,7 @@
  * and queries and mutations still POSTed unchanged.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import type { ProtocolResult } from '../../src/protocols/index.js';
@@ -282,6 +282,38 @@ describe('GraphQL subscription refusals and bad input', () => {
       }
     }
   }, 70_000);
+
+  it('a frame breaking the WebSocket protocol (invalid UTF-8 in a text frame) fails at once, though the server keeps the connection (it waited a second for a polite close)', async () => {
+    for (const transport of ['websocket', 'websocketLegacy'] as const) {
+      const peer = await rawPeer((socket) => {
+        socket.write(frame(0x1, '{"type":"connection_ack"}'));
+        setTimeout(() => socket.write(frame(0x1, Buffer.from([0x7b, 0xff, 0xfe]))), 50);
+      }, { protocol: 'offered' });
+      try {
+        const started = Date.now();
+        const error = await failure(sendWith(requestKind('http'), requestSchema.parse({ name: 'utf8', method: 'POST', url: peer.url.replace('ws:', 'http:'), body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport } }, settings: { timeoutMs: 5000 } })));
+        expect(error.message).toBe(`${peer.host} broke the WebSocket protocol: Invalid WebSocket frame: invalid UTF-8 sequence (WS_ERR_INVALID_UTF8).`);
+        expect(Date.now() - started).toBeLessThan(700);
+      } finally {
+        peer.close();
+      }
+    }
+  });
+
+  it('a server never answering the upgrade fails at the time limit, not a second after it', async () => {
+    const silent = net.createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      for (const transport of ['websocket', 'websocketLegacy'] as const) {
+        const started = Date.now();
+        const error = await failure(sendWith(requestKind('http'), requestSchema.parse({ name: 'silent', method: 'POST', url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 1) }', transport } }, settings: { timeoutMs: 1000 } })));
+        expect(error.message).toBe('timed out after 1000 ms (settings.timeoutMs); no complete response by then.');
+        expect(Date.now() - started).toBeLessThan(1700);
+      }
+    } finally {
+      silent.close();
+    }
+  });
 
   it('keeps the first 1,000 of a long stream and counts them all', async () => {
     const result = await subscription('websocket', { query: 'subscription { count(to: 1500) }' }, { settings: { stream: { maxEvents: 0, timeoutMs: 20_000 } } });

@@ -129,10 +129,15 @@ export class SubscriptionSocket {
     };
   }
 
-  /** Waits (at most a second) for the socket to finish closing, then cuts it. */
+  /**
+   * Waits (at most a second) for the socket to finish closing, then cuts it; at once after an
+   * error of the socket's (a broken frame, a ping flood), or while the upgrade is unanswered,
+   * when no polite close is coming.
+   */
   async closedOrCut(): Promise<void> {
     const socket = this.socket;
     if (!socket || socket.readyState === WebSocket.CLOSED) return;
+    if (this.error || socket.readyState === WebSocket.CONNECTING) return void socket.terminate();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.closedNow, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
     clearTimeout(timer);
