@@ -134,6 +134,11 @@ export interface PushOptions {
    * spec says the application fills the text; the SSE server renders its own per client instead.
    */
   fill?: (text: string) => string;
+  /**
+   * Told of each client skipped because it does not read what it is sent: more than
+   * MAX_PUSH_WAITING_BYTES wait unsent for it (kinds/messages/not-reading.ts).
+   */
+  notReading?: (client: string, waitingBytes: number) => void;
 }
 
 /** One open client, as the panel lists it. */

@@ -18,7 +18,7 @@ import { SecretMask } from '../../variables/index.js';
 // Not through variables/index.js, which every run loads: only the app and ferry mcp mask whole results.
 import { maskDeep, workspaceSecretMask } from '../../variables/workspace-mask.js';
 import { checkNoSymlinks, createEntry, formatWarning, readTextFile, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
-import type { ServerEditorView, ServerKindsView, ServerView, TrafficView } from '../shared/api.js';
+import type { ServerEditorView, ServerKindsView, ServerSendDone, ServerView, TrafficView } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
 import { checkFileHolds } from './save-base.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
@@ -241,24 +241,28 @@ export class AppServers {
    * The traffic panel's send: `data` to the client `to` (an id from `clients`) or to all, through
    * the kind's `push`; the typed text's `{{variables}}` are filled as a send's are (8.2).
    */
-  async send(id: string, data: string, to: string | undefined, name: string | undefined): Promise<{ sent: number }> {
+  async send(id: string, data: string, to: string | undefined, name: string | undefined): Promise<ServerSendDone> {
     const server = this.runningServer(id);
     if (!server.sendForm) throw new ApiError(400, `Server "${id}" is a ${server.kind} server: it answers requests and cannot send to clients from the panel.`);
     if (Buffer.byteLength(data) > MAX_SEND_BYTES) throw new ApiError(413, `The message is over ${MAX_SEND_BYTES / 1024 / 1024} MB; nothing was sent.`);
     const fill = await this.state.withSession((session) => session.panelFiller());
     await this.learnSecrets();
     let sent: number;
+    const notReading: NonNullable<ServerSendDone['notReading']> = [];
     try {
-      sent = server.send(data, { ...(to !== undefined ? { to } : {}), ...(name !== undefined ? { name } : {}), fill });
+      sent = server.send(data, { ...(to !== undefined ? { to } : {}), ...(name !== undefined ? { name } : {}), fill, notReading: (client, waitingBytes) => notReading.push({ client, waitingBytes }) });
     } catch (error) {
       throw new ApiError(400, (error as Error).message);
+    }
+    if (sent === 0 && notReading.length > 0) {
+      throw new ApiError(409, `Not sent: ${notReadingText(notReading)}. It gets the next message once it has read what waits; a client that never reads can only be disconnected.`, { notReading });
     }
     if (sent === 0) {
       throw new ApiError(409, to !== undefined
         ? `Client ${to} of server "${id}" is no longer connected; nothing was sent. Pick another client or send to all.`
         : `Server "${id}" has no connected clients; nothing was sent.`);
     }
-    return { sent };
+    return notReading.length > 0 ? { sent, notReading, note: `Not sent to every client: ${notReadingText(notReading)}.` } : { sent };
   }
 
   /** The server file in the editor's shape. */
@@ -360,4 +364,10 @@ export function serverRoutes(servers: AppServers): Routes {
     'PUT /api/server': async ({ body, page }) => servers.save(field(body, 'id'), body, page),
     'POST /api/server': async ({ body, page }) => servers.create(field(body, 'name'), field(body, 'kind'), page),
   };
+}
+
+/** Clients a send skipped, in words: `client 127.0.0.1:50312 does not read what it is sent (1.4 MB wait unsent for it)`. */
+function notReadingText(skipped: NonNullable<ServerSendDone['notReading']>): string {
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return skipped.map((s) => `client ${s.client} does not read what it is sent (${mb(s.waitingBytes)} wait unsent for it)`).join('; ');
 }

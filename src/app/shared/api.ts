@@ -358,6 +358,10 @@ export interface ServerEditProblem {
 /** A send from the traffic panel: how many clients it reached. */
 export interface ServerSendDone {
   sent: number;
+  /** Clients skipped: they do not read what they are sent (more than 1 MB waits unsent for each). */
+  notReading?: Array<{ client: string; waitingBytes: number }>;
+  /** Those clients in words, for the panel. */
+  note?: string;
 }
 
 /** One send of this computer's history (the app's and `ferry run`'s), newest first; `kept`: its whole answer can be shown again. */

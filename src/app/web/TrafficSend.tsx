@@ -18,7 +18,7 @@ export function TrafficSend({ servers, trafficTick, kinds }: { servers: ServerVi
   const [to, setTo] = useState('');
   const [event, setEvent] = useState('');
   const [data, setData] = useState('');
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string; note?: string } | null>(null);
   const server = senders.find((s) => s.id === serverId) ?? senders[0];
 
   // Clients come and go: asked again when traffic arrives.
@@ -33,7 +33,7 @@ export function TrafficSend({ servers, trafficTick, kinds }: { servers: ServerVi
     setOutcome(null);
     try {
       const done = await api.post<ServerSendDone>('/api/servers/send', { id: server.id, data, ...(to ? { to } : {}), ...(form.event && event ? { event } : {}) });
-      setOutcome({ ok: true, text: `Sent to ${done.sent} client${done.sent === 1 ? '' : 's'}.` });
+      setOutcome({ ok: true, text: `Sent to ${done.sent} client${done.sent === 1 ? '' : 's'}.`, ...(done.note ? { note: done.note } : {}) });
     } catch (e) {
       setOutcome({ ok: false, text: (e as Error).message });
     }
@@ -62,6 +62,7 @@ export function TrafficSend({ servers, trafficTick, kinds }: { servers: ServerVi
       {/* "Push", not "Send": the request editor's Send stays the one button of that name on the page. */}
       <button className="primary" title="Send the message to the chosen clients (Ctrl/Cmd+Enter)" onClick={() => void send()}>Push</button>
       {outcome && <span className={outcome.ok ? 'ok' : 'error'} role={outcome.ok ? 'status' : 'alert'}>{outcome.text}</span>}
+      {outcome?.note && <span className="error" role="alert">{outcome.note}</span>}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import type { LineEnding, SocketEncoding } from '../../../model/index.js';
 import { messageText, type Template, type VariableScope } from '../../../template/index.js';
 import type { PushOptions, SendForm } from '../../types.js';
 import { type CompiledRule, firstMatch, hexOrThrow, type Mode } from './rules.js';
+import { notReading } from './not-reading.js';
 import { LINE_ENDING_TEXT } from './payload.js';
 
 export interface SocketState {
@@ -52,13 +53,15 @@ export function socketSendForm(state: SocketState | undefined): SendForm {
 /**
  * The traffic panel's send for the TCP and UDP servers: `data` made into bytes once
  * (`pushedBytes`) and given to each peer's `send`, or only to the one `options.to` names (a peer's
- * `address:port`); how many peers it reached.
+ * `address:port`), less peers with `waiting` bytes unsent past the limit (not-reading.ts); how
+ * many peers it reached.
  */
-export function pushToPeers(state: SocketState, data: string, options: PushOptions, peers: Iterable<readonly [peer: string, send: (bytes: Buffer) => void]>): number {
+export function pushToPeers(state: SocketState, data: string, options: PushOptions, peers: Iterable<readonly [peer: string, send: (bytes: Buffer) => void, waiting?: number]>): number {
   const bytes = pushedBytes(state, data, options);
   let count = 0;
-  for (const [peer, send] of peers) {
+  for (const [peer, send, waiting] of peers) {
     if (options.to !== undefined && options.to !== peer) continue;
+    if (waiting !== undefined && notReading(peer, waiting, options)) continue;
     send(bytes);
     count++;
   }

@@ -19,6 +19,7 @@ import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, S
 import { preview } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 import { listenStream } from '../stream-listener.js';
+import { notReading } from '../messages/not-reading.js';
 import { browserHeadVerdict } from './browser-head.js';
 
 /**
@@ -101,6 +102,7 @@ class RelayKind implements SocketKindInstance {
     let count = 0;
     for (const [peer, client] of this.#clients) {
       if ((options.to !== undefined && options.to !== peer) || !client.writable) continue;
+      if (notReading(peer, client.writableLength, options)) continue;
       client.write(bytes);
       this.context.traffic.add(messageRecord('tcpProxy', this.context.id, 'out', { peer, event: 'message', preview: preview(bytes, false) }, { bytesOut: bytes.length, note: 'sent from the app' }));
       count++;

@@ -57,7 +57,7 @@ class TcpKind implements SocketKindInstance {
   /** Framed as replies are (`pushedBytes` has the line ending and hex). */
   push(data: string, options: PushOptions = {}): number {
     const state = this.#state!;
-    return pushToPeers(state, data, options, [...this.#sockets].map(([socket, peer]) => [peer, (bytes: Buffer) => this.#write(socket, peer, bytes, state)] as const));
+    return pushToPeers(state, data, options, [...this.#sockets].map(([socket, peer]) => [peer, (bytes: Buffer) => this.#write(socket, peer, bytes, state), socket.writableLength] as const));
   }
 
   clients(): ClientInfo[] {

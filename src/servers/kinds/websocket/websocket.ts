@@ -17,6 +17,7 @@ import { messageRecord } from '../messages/traffic.js';
 import { HELD_TIMINGS, OwedReplies, PendingTimers, watchHeld } from '../pending-timers.js';
 import { otherOriginRefused, sameOrigin } from '../same-origin.js';
 import { refuseUpgrade } from '../../listener.js';
+import { notReading } from '../messages/not-reading.js';
 
 /** Biggest message a client may send; `ws` would allow 100 MB. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -72,6 +73,7 @@ class WebSocketKind implements HttpKindInstance {
     let count = 0;
     for (const [ws, peer] of this.#clients) {
       if (options.to !== undefined && options.to !== peer) continue;
+      if (notReading(peer, ws.bufferedAmount, options)) continue;
       this.#send(ws, peer, text, false);
       count++;
     }
