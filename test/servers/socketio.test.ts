@@ -3,8 +3,11 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { io as connectClient, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import { isolatedDataDir } from '../support/temp.js';
 import { eventually, makeWorkspace, rawHead, send, serve } from './helpers.js';
@@ -251,6 +254,34 @@ describe('Socket.IO server', () => {
     expect(record?.detail.preview).toBe('forced close (more than 8 MB waited unsent: the client does not read what it is sent)');
     expect(server.openStreams()).toBe(0);
     raw.destroy();
+  });
+
+  it('forgets a namespace when its last client leaves: a flood of joins to new names does not grow memory', async () => {
+    const { url } = await ioServer({ mode: 'discard' });
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const heap = () => (gc(), gc(), process.memoryUsage().heapUsed);
+    const ws = new WebSocket(`${url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
+    let joined = 0;
+    ws.on('message', (m) => void (String(m).startsWith('40/') && joined++));
+    await new Promise((r) => ws.once('open', r));
+    // Joins and leaves namespaces of new names, as fast as the server answers.
+    const flood = async (from: number, count: number) => {
+      const target = joined + count;
+      for (let i = from; i < from + count; i++) ws.send(`40/n${i},`);
+      await eventually(async () => joined === target, 10_000);
+      for (let i = from; i < from + count; i++) ws.send(`41/n${i},`);
+      await new Promise((r) => setTimeout(r, 300));
+    };
+    try {
+      await flood(0, 1000); // fills the traffic log, which keeps its last 1,000 records
+      const before = heap();
+      await flood(10_000, 5000);
+      // Each namespace kept held some 1.5 KB: 7.5 MB for these.
+      expect((heap() - before) / 1024 / 1024).toBeLessThan(2.5);
+    } finally {
+      ws.close();
+    }
   });
 
   it('disconnects a client owed more than 1,024 delayed replies, and drops a disconnected client\'s replies at once', async () => {

@@ -94,8 +94,10 @@ class SocketIoKind implements HttpKindInstance {
     // Without cors, CORS keeps other origins' pages out of long polling, but browsers apply no
     // CORS to WebSockets: a page anywhere could connect over that transport and read every event.
     // Its handshake is refused instead, as any other origin's (no Origin: not a web page).
+    // Any namespace a client names is made for it; without cleanupEmptyChildNamespaces each stayed
+    // after its last client left, so joins to ever new names grew memory without bound.
     const io = new Server(host, {
-      path, serveClient: false, allowEIO3: true,
+      path, serveClient: false, allowEIO3: true, cleanupEmptyChildNamespaces: true,
       ...(cors ? { cors: { origin: true, credentials: true } } : { allowRequest: (req: IncomingMessage, done: (error: string | null | undefined, success: boolean) => void) => done(null, this.#sameOrigin(req)) }),
     });
     const joined = (socket: Socket) => this.#joined(socket);
