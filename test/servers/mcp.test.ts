@@ -342,6 +342,21 @@ describe('MCP server: a legacy HTTP+SSE client that does not read its stream', (
   });
 });
 
+describe('MCP server: names and URIs a client sends, in the traffic log', () => {
+  it('are cut short and have control characters escaped: a 100 KB URI or an escape sequence does not reach the terminal as sent', async () => {
+    const { server, handle } = await mcpServer();
+    const client = await connectClient(server!.url, 'streamable');
+    await client.readResource({ uri: `file:///${'a'.repeat(100_000)}` }).catch(() => {});
+    await client.callTool({ name: 'x\u001b[2J\nfake line', arguments: {} }).catch(() => {});
+    await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
+    await eventually(async () => handle.traffic.recent().length >= 3);
+    const summaries = handle.traffic.recent().map((r) => r.summary);
+    expect(summaries.at(-3)).toBe(`resources/read "file:///${'a'.repeat(112)}…" → error`);
+    expect(summaries.at(-2)).toBe('tools/call "x\\u001b[2J\\nfake line" → error');
+    expect(summaries.at(-1)).toBe('tools/call get_weather → ok');
+  });
+});
+
 describe('MCP server: a pattern in a tool schema cannot stall `ferry serve`', () => {
   it('bin/ferry.js serve answers a hostile argument within the bound, lookahead and backreferences still check as before, and the next call is answered', async () => {
     const data = await isolatedDataDir();
