@@ -35,6 +35,8 @@ export async function prepareWorkspaceReportFile(file: string, option: string, d
 export async function prepareReportFile(file: string, option: string): Promise<string[]> {
   const target = await fs.lstat(file).catch(() => undefined);
   if (target?.isDirectory()) throw new ReportFileError(`${option} ${file} is a folder; give the path of a file to write the report to.`);
+  // Replaced whole at the end (a rename), a link would be replaced, not followed: neither is what was meant.
+  if (target?.isSymbolicLink()) throw new ReportFileError(`${option} ${file} is a symbolic link, and Ferry never follows links nor replaces one; give the path of the file itself, or remove the link.`);
   if (target && !target.isFile()) throw new ReportFileError(`${option} ${file} is not a regular file; give the path of a file to write the report to.`);
   const missing: string[] = [];
   let dir = path.dirname(file);

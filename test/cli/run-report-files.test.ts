@@ -1,0 +1,61 @@
+/**
+ * `ferry run`'s report files (`--out-json`, `--out-junit`, `--out-html`) at paths that cannot take
+ * them as asked: a symbolic link, a file that cannot be replaced. Refused before anything is sent
+ * when that can be known then; otherwise the report is kept and the message says where. Real files
+ * in a temporary folder, a real server on 127.0.0.1.
+ */
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ferry } from '../support/cli.js';
+import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+let site: http.Server;
+let seen = 0;
+let ws: string;
+
+beforeAll(async () => {
+  process.env.FERRY_DATA_DIR = await isolatedDataDir();
+  site = http.createServer((_req, res) => {
+    seen++;
+    res.end('{"ok": true}');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  ws = await tempDir();
+  await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: report-files\nname: Reports\n');
+  await fs.mkdir(path.join(ws, 'requests'));
+  await fs.writeFile(path.join(ws, 'requests', 'One.yaml'), `name: One\nurl: http://127.0.0.1:${(site.address() as AddressInfo).port}/one\n`);
+});
+
+afterAll(async () => {
+  site.closeAllConnections();
+  await new Promise((resolve) => site.close(resolve));
+});
+
+/** Sets or clears the immutable attribute (chattr): a file or folder nobody, root too, may change. Undefined when this system cannot. */
+function immutable(file: string, on: boolean): true | undefined {
+  try {
+    execFileSync('chattr', [on ? '+i' : '-i', file], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return undefined;
+  }
+}
+
+describe('ferry run --out-* at a path that cannot take the report as asked', () => {
+  it('a symbolic link: refused before anything is sent, saying it is a link; the link and its file stay as they were', async () => {
+    const out = await tempDir();
+    await fs.writeFile(path.join(out, 'run-41.json'), '{"old": true}');
+    await fs.symlink('run-41.json', path.join(out, 'latest.json'));
+    const before = seen;
+    const result = await ferry(['-w', ws, 'run', '--out-json', path.join(out, 'latest.json')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`ferry: --out-json ${path.join(out, 'latest.json')} is a symbolic link, and Ferry never follows links nor replaces one; give the path of the file itself, or remove the link.\n`);
+    expect(seen).toBe(before);
+    expect(await fs.readlink(path.join(out, 'latest.json'))).toBe('run-41.json');
+    expect(await fs.readFile(path.join(out, 'run-41.json'), 'utf8')).toBe('{"old": true}');
+  });
+});
