@@ -38,6 +38,13 @@ export async function prepareReportFile(file: string, option: string): Promise<s
   // Replaced whole at the end (a rename), a link would be replaced, not followed: neither is what was meant.
   if (target?.isSymbolicLink()) throw new ReportFileError(`${option} ${file} is a symbolic link, and Ferry never follows links nor replaces one; give the path of the file itself, or remove the link.`);
   if (target && !target.isFile()) throw new ReportFileError(`${option} ${file} is not a regular file; give the path of a file to write the report to.`);
+  // An old report that cannot be replaced (read-only, immutable: chattr +i) would be found only
+  // after the run, its report lost: opened for writing (nothing written), it says so now.
+  if (target) {
+    await fs.open(file, 'r+').then((handle) => handle.close(), (error: NodeJS.ErrnoException) => {
+      throw new ReportFileError(`${option} ${file} exists and cannot be replaced (${error.code ?? error.message}); make it writable, or give another path.`);
+    });
+  }
   const missing: string[] = [];
   let dir = path.dirname(file);
   for (;;) {

@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ferry } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
@@ -24,6 +24,10 @@ beforeAll(async () => {
     res.end('{"ok": true}');
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+});
+
+// Temporary folders go after each test: a workspace for each.
+beforeEach(async () => {
   ws = await tempDir();
   await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: report-files\nname: Reports\n');
   await fs.mkdir(path.join(ws, 'requests'));
@@ -57,5 +61,23 @@ describe('ferry run --out-* at a path that cannot take the report as asked', () 
     expect(seen).toBe(before);
     expect(await fs.readlink(path.join(out, 'latest.json'))).toBe('run-41.json');
     expect(await fs.readFile(path.join(out, 'run-41.json'), 'utf8')).toBe('{"old": true}');
+  });
+
+  it('an old report that cannot be replaced (immutable): refused before anything is sent, naming it; it stays as it was', async (context) => {
+    const out = await tempDir();
+    const file = path.join(out, 'r.json');
+    await fs.writeFile(file, '{"old": true}');
+    if (!immutable(file, true)) return context.skip('chattr +i is not available here (not root, or a file system without it)');
+    try {
+      const before = seen;
+      const result = await ferry(['-w', ws, 'run', '--out-json', file]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`^ferry: --out-json ${file.replaceAll('/', '\\/')} exists and cannot be replaced \\(E[A-Z]+\\); make it writable, or give another path\\.\n$`));
+      expect(result.stdout).toBe('');
+      expect(seen).toBe(before);
+      expect(await fs.readFile(file, 'utf8')).toBe('{"old": true}');
+    } finally {
+      immutable(file, false);
+    }
   });
 });
