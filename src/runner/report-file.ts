@@ -129,9 +129,15 @@ export class ReportFileWriter {
       await handle.sync();
       await handle.close();
       this.handle = undefined;
-      await fs.rename(this.temp, this.file);
     } catch (error) {
       throw await this.failed(error);
+    }
+    try {
+      await fs.rename(this.temp, this.file);
+    } catch (error) {
+      // The report is whole beside its place (the old one there made unreplaceable during the run):
+      // kept, and said where, rather than lost with the run's results.
+      throw new ReportFileError(`${this.option}: the report could not be put in place of ${this.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it was kept as ${this.temp}: move it where you want it.`);
     }
   }
 
@@ -141,6 +147,6 @@ export class ReportFileWriter {
     await handle?.close().catch(() => {});
     await fs.rm(this.temp, { force: true }).catch(() => {});
     if (error instanceof ReportFileError) return error;
-    return new ReportFileError(`${this.option}: the report could not be written to ${this.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`);
+    return new ReportFileError(`${this.option}: the report could not be written to ${this.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the run's results are in its summary above. Free some space or make the folder writable (or give another path), then run again.`);
   }
 }

@@ -16,12 +16,15 @@ import { isolatedDataDir, tempDir } from '../support/temp.js';
 let site: http.Server;
 let seen = 0;
 let ws: string;
+/** Answers the request waiting at /slow; set once it has arrived. */
+let release: (() => void) | undefined;
 
 beforeAll(async () => {
   process.env.FERRY_DATA_DIR = await isolatedDataDir();
-  site = http.createServer((_req, res) => {
+  site = http.createServer((req, res) => {
     seen++;
-    res.end('{"ok": true}');
+    if (req.url === '/slow') release = () => res.end('{"ok": true}');
+    else res.end('{"ok": true}');
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
 });
@@ -75,6 +78,34 @@ describe('ferry run --out-* at a path that cannot take the report as asked', () 
       expect(result.stderr).toMatch(new RegExp(`^ferry: --out-json ${file.replaceAll('/', '\\/')} exists and cannot be replaced \\(E[A-Z]+\\); make it writable, or give another path\\.\n$`));
       expect(result.stdout).toBe('');
       expect(seen).toBe(before);
+      expect(await fs.readFile(file, 'utf8')).toBe('{"old": true}');
+    } finally {
+      immutable(file, false);
+    }
+  });
+
+  it('an old report made unreplaceable during the run: the new report is kept beside it and the message says where; exit 2', async (context) => {
+    const out = await tempDir();
+    const file = path.join(out, 'r.json');
+    await fs.writeFile(file, '{"old": true}');
+    if (!immutable(file, true)) return context.skip('chattr +i is not available here (not root, or a file system without it)');
+    immutable(file, false);
+    await fs.writeFile(path.join(ws, 'requests', 'Slow.yaml'), `name: Slow\nurl: http://127.0.0.1:${(site.address() as AddressInfo).port}/slow\n`);
+    release = undefined as typeof release; // (not narrowed to undefined: the server sets it)
+    try {
+      const running = ferry(['-w', ws, 'run', 'Slow', '--out-json', file]);
+      for (let waited = 0; !release; waited += 20) {
+        if (waited > 15_000) throw new Error('the run\'s request did not arrive');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      immutable(file, true);
+      release();
+      const result = await running;
+      expect(result.code).toBe(2);
+      const said = new RegExp(`ferry: --out-json: the report could not be put in place of ${file.replaceAll('/', '\\/')} \\(EPERM\\); it was kept as (.*\\.tmp): move it where you want it\\.`).exec(result.stderr);
+      expect(said, result.stderr).not.toBeNull();
+      expect(result.stdout).toContain('Slow');
+      expect(JSON.parse(await fs.readFile(said![1]!, 'utf8'))).toMatchObject({ summary: expect.anything() });
       expect(await fs.readFile(file, 'utf8')).toBe('{"old": true}');
     } finally {
       immutable(file, false);

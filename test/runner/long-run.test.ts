@@ -123,7 +123,7 @@ describe('a run killed with kill -9', () => {
 });
 
 describe('a report file written in pieces', () => {
-  it('replaces the old report only when whole; a failure keeps the old one and leaves no temporary file', async () => {
+  it('replaces the old report only when whole; one that cannot be put in place keeps the old one and is kept beside it, named', async () => {
     const dir = path.join(temp.root, 'pieces');
     await fs.mkdir(dir);
     const file = path.join(dir, 'r.json');
@@ -135,13 +135,17 @@ describe('a report file written in pieces', () => {
     await writer.end();
     expect(await fs.readFile(file, 'utf8')).toBe('{"new": true}\n');
 
-    // The target became a folder while the run went on: the rename fails, with a message.
+    // The target became a folder while the run went on: the rename fails; the report is kept, and the message says where.
     const blocked = path.join(dir, 'blocked.json');
     const failing = new ReportFileWriter(blocked, '--out-json');
     await failing.write('text');
     await fs.mkdir(blocked);
     await fs.writeFile(path.join(blocked, 'keep'), 'x');
-    await expect(failing.end()).rejects.toThrow(/^--out-json: the report could not be written to .*blocked\.json \((EISDIR|ENOTEMPTY|EEXIST)\)\.$/);
-    expect((await fs.readdir(dir)).sort()).toEqual(['blocked.json', 'r.json']);
+    const error = await failing.end().then(() => undefined, (e: Error) => e);
+    expect(error?.message).toMatch(/^--out-json: the report could not be put in place of .*blocked\.json \((EISDIR|ENOTEMPTY|EEXIST)\); it was kept as .*\.blocked\.json\.\d+\.[0-9a-f]+\.tmp: move it where you want it\.$/);
+    const kept = /kept as (.*): move it/.exec(error!.message)![1]!;
+    expect(await fs.readFile(kept, 'utf8')).toBe('text');
+    expect((await fs.readdir(dir)).sort()).toEqual([path.basename(kept), 'blocked.json', 'r.json'].sort());
+    expect(await fs.readdir(blocked)).toEqual(['keep']);
   });
 });
