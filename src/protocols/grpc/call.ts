@@ -25,13 +25,11 @@ import { metadataPairs, requestMetadata } from './metadata.js';
 import { signingInterceptors } from './call-signing.js';
 import { callAuthority } from './method-name.js';
 import { quietGrpcLog } from './log.js';
-import { STATUS_DETAILS_KEY, statusDetails } from './status-details.js';
-import { clientEnded, endLabel, reachedServer } from './client-status.js';
-import { failedRule, notAStatus, statusLabel, statusMessage, statusName, unreadableMessage } from './status.js';
+import { type Answer, type CallType, result } from './answer.js';
+import { reachedServer } from './client-status.js';
+import { notAStatus, statusName, unreadableMessage } from './status.js';
 
 quietGrpcLog();
-
-export type CallType = 'unary' | 'serverStreaming' | 'clientStreaming' | 'bidiStreaming';
 
 /** A call's channel with its credentials; `proxy`: the proxy it is tunnelled through, when not direct. */
 export interface OpenedChannel {
@@ -258,22 +256,6 @@ interface Exchange {
   maxResponseMb: number;
 }
 
-interface Answer {
-  status: grpc.StatusObject;
-  headers?: grpc.Metadata;
-  gotHeaders: boolean;
-  /** The first message's text (the body) and how many came: a long stream's other messages are the MessageStream's, bounded there. */
-  first?: string;
-  received: number;
-  receivedBytes: number;
-  firstAt?: number;
-  stream?: MessageStream;
-  stoppedEarly: boolean;
-  cancelled: boolean;
-  /** How the answer broke gRPC (a malformed message, a second message to a unary call), which fails the request. */
-  broken?: SendError;
-}
-
 /** Runs the call by its type and resolves when its status arrives (or reading stops by the stream rule). */
 function exchange(x: Exchange): Promise<Answer> {
   const client = new grpc.Client(x.host, x.credentials, { channelOverride: x.channel, interceptors: x.interceptors });
@@ -377,52 +359,6 @@ export function tooManyMessages(callType: CallType, path: string): string {
 /** Whether the server answers with a stream of messages (server streaming, bidirectional). */
 function streamingAnswer(callType: CallType): boolean {
   return callType === 'serverStreaming' || callType === 'bidiStreaming';
-}
-
-/** `where`: the server and deadline, for the words of a status grpc-js made up (client-status.ts), when the server said nothing. */
-function result(answer: Answer, about: { url: string; service: string; method: string; callType: CallType; started: number; where: { host: string; timeoutMs: number; sentEntries: number } }): ProtocolResult {
-  const totalMs = performance.now() - about.started;
-  const stopped = answer.stoppedEarly && !answer.cancelled;
-  const byClient = stopped ? undefined : clientEnded(answer.status, about.where);
-  const code = stopped ? grpc.status.OK : answer.status.code;
-  const first = answer.first ?? '';
-  const headers = metadataPairs(answer.headers);
-  const trailers = stopped ? [] : metadataPairs(answer.status.metadata);
-  const richDetails = stopped ? undefined : statusDetails(answer.status.metadata?.get(STATUS_DETAILS_KEY)[0]);
-  const body = Buffer.from(first, 'utf8');
-  const headerBytes = headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
-  return {
-    outcome: {
-      status: code,
-      text: statusName(code),
-      ok: code === grpc.status.OK,
-      label: stopped ? statusLabel(code, '') : endLabel(answer.status, about.where),
-      message: stopped || byClient ? '' : statusMessage(code, answer.status.details),
-      ...(code === grpc.status.OK ? {} : { rule: failedRule(richDetails) }),
-    },
-    headers,
-    trailers,
-    body,
-    bodyType: 'application/json',
-    bodySize: answer.receivedBytes,
-    size: answer.receivedBytes + headerBytes,
-    url: about.url,
-    timings: { dnsMs: 0, connectMs: 0, tlsMs: 0, firstByteMs: answer.firstAt ? answer.firstAt - about.started : totalMs, totalMs },
-    httpVersion: '2',
-    ...(answer.stream ? { messages: answer.stream.messages, stream: answer.stream.summary() } : {}),
-    detail: {
-      service: about.service,
-      method: about.method,
-      callType: about.callType,
-      status: code,
-      statusName: statusName(code),
-      statusMessage: stopped ? `the stream was not read to its end (stopped by ${answer.stream?.stoppedBy}); the server's status was not awaited` : byClient ? '' : answer.status.details,
-      ...(byClient ? { endedByClient: `${byClient} (grpc-js: ${answer.status.details})` } : {}),
-      trailers,
-      ...(richDetails ? { statusDetails: richDetails } : {}),
-      ...(about.callType === 'unary' || about.callType === 'clientStreaming' ? {} : { received: answer.received }),
-    },
-  };
 }
 
 function withCancel<T>(promise: Promise<T>, signal: AbortSignal | undefined, cancelled: () => Error): Promise<T> {
