@@ -459,7 +459,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     const cases: Array<[string, string, string]> = [
       ['exits', `process.stderr.write('boom: no database\\n'); process.exit(3);`, 'the tool call failed: the program exited with code 3 before answering (its stderr: boom: no database).'],
       ['killed', `process.kill(process.pid, 'SIGKILL');`, 'the tool call failed: the program was killed by SIGKILL before answering.'],
-      ['cut', `process.stdout.write('{"jsonrpc":"2.0","id":' + id + ',"result":{"content":[{"type":"te', () => process.exit(0));`, 'the tool call failed: the program exited with code 0 in the middle of a message, before answering.'],
+      ['cut', `process.stdout.write('{"jsonrpc":"2.0","id":' + id + ',"result":{"content":[{"type":"te', () => process.exit(0));`, 'the tool call failed: the program exited with code 0 in the middle of a message before answering.'],
     ];
     for (const [name, onCall, words] of cases) {
       const program = handMadeProgram(name, onCall);

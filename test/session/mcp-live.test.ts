@@ -6,8 +6,9 @@
  * missing names) and a program this computer does not allow.
  */
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -199,6 +200,28 @@ describe('MCP live sessions (Session.connect)', () => {
     expect(r.end!.by).toBe('client');
     await expect(s.callOperation(opened.id, 'listTools', {})).rejects.toThrow();
     await r.until(() => running().length === 0, 'the program to stop');
+  });
+
+  it('a program that exits during the session ends it saying how (it said only that the server ended the session)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ferry-mcp-live-'));
+    closers.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'exits.mjs');
+    writeFileSync(file, `
+import { createInterface } from 'node:readline';
+const INIT = { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'exits', version: '1' } };
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const message = JSON.parse(line);
+  if (message.method === 'initialize') process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: INIT }) + '\\n');
+  if (message.method === 'tools/call') process.exit(3);
+});
+`);
+    const command = `"${process.execPath}" ${file}`;
+    const s = await session({ 'requests/Local.yaml': { name: 'Local', kind: 'mcp', url: command, settings: { timeoutMs: 10000 } } }, true);
+    const r = recorder();
+    const opened = await s.connect('Local', r);
+    await expect(s.callOperation(opened.id, 'callTool', { name: 'x' })).rejects.toThrow();
+    await r.until(() => r.end !== undefined, 'the end');
+    expect(r.end).toMatchObject({ by: 'peer', message: `the MCP server "${command}" ended the session: the program exited with code 3` });
   });
 
   it('auto: a server that speaks only the older HTTP+SSE is reached over it, as send does', async () => {

@@ -18,7 +18,7 @@ import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { endSession, httpTransport, mcpTarget, NO_LIMIT_MS, programSpec, stdioTransport } from './transport.js';
+import { endSession, httpTransport, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
 import { errorLine } from './error-line.js';
 
 export async function connectMcp(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
@@ -32,6 +32,7 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
   };
   client.onclose = () => session.messages?.closed();
   let transport: Transport | undefined;
+  let program: StartedProgram | undefined;
   let used: string = chosen;
   // An answer past maxResponseMb fails the session, and stops connecting (the SDK would wait on a cut event stream).
   const stop = new AbortController();
@@ -48,7 +49,8 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
     })();
   });
   try {
-    transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context, tooLarge)).transport : httpTransport(chosen, prepared, context, tooLarge);
+    if (chosen === 'stdio') program = await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context, tooLarge);
+    transport = chosen === 'stdio' ? program!.transport : httpTransport(chosen, prepared, context, tooLarge);
     const connectOptions = { signal: stop.signal, timeout: timeoutMs > 0 ? timeoutMs : NO_LIMIT_MS };
     try {
       await client.connect(transport, connectOptions);
@@ -116,7 +118,8 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
         return exchange('getPrompt', { name, arguments: args }, messages, () => client.getPrompt({ name, arguments: args }, requestOptions(messages)));
       },
     },
-    peerEnd: () => `the MCP server ${where} ended the session`,
+    // A program's end says how it ended (its exit code or signal).
+    peerEnd: () => `the MCP server ${where} ended the session${program?.ended() ? `: the program ${program.ended()}` : ''}`,
   });
 }
 

@@ -178,7 +178,7 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext,
     });
   };
   // Read when the SDK says the connection closed: by then all the program wrote was read.
-  const ended = () => exit && `${exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`}${stdout.partial ? ' in the middle of a message,' : ''}`;
+  const ended = () => exit && `${exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`}${stdout.partial ? ' in the middle of a message' : ''}`;
   let text = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     if (text.length < STDERR_KEPT) text += chunk.toString('utf8').slice(0, STDERR_KEPT - text.length);
