@@ -70,3 +70,14 @@ function isSpace(c: number): boolean {
 export function mayHavePlaceholders(text: string): boolean {
   return text.indexOf('{{') >= 0;
 }
+
+/**
+ * Why a variable key can never be referenced, or undefined when `{{key}}` reads back as it: a key
+ * holding a line break, `{{` or `}}`, or starting or ending with a space, tab, `{` or `}`, is not
+ * found by any placeholder (rules 1, 2, 6 above), so its value is defined but unusable.
+ */
+export function unusableKeyProblem(key: string): string | undefined {
+  const found = findPlaceholders(`{{${key}}}`);
+  if (found.length === 1 && found[0]!.name === key && found[0]!.tight) return undefined;
+  return `${JSON.stringify(key)} can never be used: {{${JSON.stringify(key).slice(1, -1)}}} does not name it, since a key cannot hold a line break, "{{" or "}}", nor start or end with a space, tab, "{" or "}"`;
+}

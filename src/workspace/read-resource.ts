@@ -9,6 +9,7 @@ import type { Warning } from './types.js';
 import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
 import { sizeOverLimit } from '../support/human-units.js';
+import { unusableKeyProblem } from '../support/placeholder-syntax.js';
 
 /** Read, possibly with a warning about something kept as written (a request or folder name out of 2.1.4's bounds). */
 export type ReadOutcome<K extends ResourceKind> = { ok: true; value: ResourceValue<K>; warning?: Warning } | { ok: false; warning: Warning };
@@ -61,7 +62,7 @@ export function outcomeOfText<T>(kind: ResourceKind, text: string, relative: str
   }
   const result = parse(data);
   if (result.ok) {
-    const warning = nameWarning(kind, result.value, text, relative);
+    const warning = nameWarning(kind, result.value, text, relative) ?? variableKeyWarning(result.value, text, relative);
     return warning ? { ...result, warning } : result;
   }
   const first = result.problems[0]!;
@@ -89,6 +90,24 @@ function nameWarning(kind: ResourceKind, value: unknown, text: string, relative:
   const parsed = parseYaml(text);
   const position = parsed.ok ? positionOf(parsed.parsed, ['name']) : { line: 1, column: 1 };
   return { file: relative, ...position, message: `name: ${problem} The file is read as it is.` }; // the problem says what to give
+}
+
+/**
+ * A hand-edited variable key no placeholder can name (a line break, `{{` or `}}` in it) is read as
+ * written, with a warning saying which and what to do: refusing the file would hide its other
+ * variables; the app refuses such keys when it saves.
+ */
+function variableKeyWarning(value: unknown, text: string, relative: string): Warning | undefined {
+  const variables = (value as { variables?: unknown }).variables;
+  if (!Array.isArray(variables)) return undefined;
+  for (const [i, v] of variables.entries()) {
+    const problem = unusableKeyProblem(String((v as { key?: unknown }).key ?? ''));
+    if (!problem) continue;
+    const parsed = parseYaml(text);
+    const position = parsed.ok ? positionOf(parsed.parsed, ['variables', i, 'key']) : { line: 1, column: 1 };
+    return { file: relative, ...position, message: `variables[${i}].key: ${problem}. The variable is read as it is; rename it (the app's variable editor refuses such keys).` };
+  }
+  return undefined;
 }
 
 /**

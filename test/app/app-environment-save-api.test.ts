@@ -107,4 +107,31 @@ describe('the environment dialog: a rename and its variables saved as one change
     expect(await fs.readFile(file, 'utf8')).toBe(before);
     expect((await read('staging')).variables.find((v) => v.key === 'token')!.stored).toBe(false);
   });
+
+  it('a key no placeholder can name ({{, }} or a line break in it) is refused on save, naming the row; with a rename, nothing is renamed', async () => {
+    const { call, read, files, file } = await stagingApp();
+    const before = await fs.readFile(file, 'utf8');
+    const opened = await read('staging');
+    for (const [key, shown] of [['a{{b', 'a{{b'], ['two\nlines', 'two\\nlines'], ['x}}', 'x}}'], [' host', ' host']] as const) {
+      const refused = await call<{ error: string }>('PUT', '/api/environment/variables', { id: 'staging', name: 'Stage EU', base: opened.variables, variables: [...opened.variables, { key, value: '1', enabled: true, secret: false }], mark: opened.mark });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toBe(`Not saved: variables[2].key: ${JSON.stringify(key)} can never be used: {{${shown}}} does not name it, since a key cannot hold a line break, "{{" or "}}", nor start or end with a space, tab, "{" or "}"; rename the variable.`);
+    }
+    expect(await files()).toEqual(['prod.yaml', 'staging.yaml']);
+    expect(await fs.readFile(file, 'utf8')).toBe(before);
+    // The workspace variables are refused the same way; keys such as a.b, with-dash or "a b" are fine.
+    expect((await call('PUT', '/api/workspace/variables', { variables: [{ key: 'a}}b', value: '' }] })).status).toBe(400);
+    expect((await call('PUT', '/api/workspace/variables', { variables: [{ key: 'a.b', value: '1' }, { key: 'with-dash', value: '2' }, { key: 'a b', value: '3' }] })).status).toBe(200);
+  });
+
+  it('such a key in a hand-edited file is read as written, with a warning naming the file, line and key', async () => {
+    ws = await makeWorkspace({ 'environments/dev.yaml': 'name: Dev\nvariables:\n  - key: ok\n    value: 1\n  - key: "a{{b"\n    value: 2\n' });
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    const opened = await openWorkspace(ws.root);
+    expect(opened.environments.find((e) => e.id === 'dev')!.value.variables.map((v) => v.key)).toEqual(['ok', 'a{{b']);
+    expect(opened.warnings).toEqual([expect.objectContaining({
+      file: 'environments/dev.yaml', line: 5,
+      message: 'variables[1].key: "a{{b" can never be used: {{a{{b}} does not name it, since a key cannot hold a line break, "{{" or "}}", nor start or end with a space, tab, "{" or "}". The variable is read as it is; rename it (the app\'s variable editor refuses such keys).',
+    })]);
+  });
 });

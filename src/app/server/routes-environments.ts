@@ -13,6 +13,7 @@ import { environmentSecretScopes, RunError, workspaceSecretScope } from '../../v
 import { createEnvironment, deleteEnvironment, renameEnvironment, saveRenamed } from '../../variables/manage-environments.js';
 import { checkNoSymlinks, ENVIRONMENTS_DIR, formatWarning, NameError, readResource, saveResource } from '../../workspace/index.js';
 import type { EnvironmentVariableView } from '../shared/api.js';
+import { unusableKeyProblem } from '../../support/placeholder-syntax.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -111,6 +112,9 @@ function variableRowProblem(row: unknown): string | undefined {
   if (typeof row !== 'object' || row === null || Array.isArray(row)) return ` is ${describeValue(row)}, not a variable ({ key, value, enabled, secret })`;
   const { key, value, enabled, secret } = row as Record<string, unknown>;
   if (typeof key !== 'string') return `.key: expected text, got ${describeValue(key)}`;
+  // Refused, not saved with a warning: such a variable could be defined but never used.
+  const unusable = key === '' ? undefined : unusableKeyProblem(key);
+  if (unusable) return `.key: ${unusable}; rename the variable`;
   if (value !== undefined && value !== null && !['string', 'number', 'boolean'].includes(typeof value)) return `.value: expected text, got ${describeValue(value)}`;
   if (enabled !== undefined && typeof enabled !== 'boolean') return `.enabled: expected true or false, got ${describeValue(enabled)}`;
   if (secret !== undefined && typeof secret !== 'boolean') return `.secret: expected true or false, got ${describeValue(secret)}`;
