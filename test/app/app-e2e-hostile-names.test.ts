@@ -2,10 +2,15 @@
  * `ferry app` in Chromium with names a hand-edited workspace can hold but Ferry refuses to save:
  * bidirectional overrides and isolates (U+202E reverses what follows, so `\u202Elmay.exe` reads as
  * `exe.yaml`) and control characters. The page shows each visibly escaped (`\u202e`, `\n`), in the
- * tree, the top bar, the environment lists, the palette and the questions it asks.
+ * tree, the top bar, the environment lists, the palette and the questions it asks. And the
+ * environment dialog given a variable key no placeholder can name along with a rename: refused
+ * whole (nothing renamed), saved whole once fixed.
  */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
 
 import { browserMissing, closeAppPage, openAppPage } from './browser.js';
@@ -30,6 +35,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: names holding bid
         'requests/Billing/_folder.yaml': { name: 'Bill\u2066ing' },
         'requests/Billing/Invoice.yaml': { name: 'Invoice \u202Efdp.exe', url: 'http://127.0.0.1:9/' },
         'environments/prod.yaml': { name: 'Prod\u202Edog', variables: [] },
+        'environments/team.yaml': { name: 'Team', variables: [{ key: 'who', value: 'team' }] },
       },
       { name: 'Shop\nNot the shop' },
     );
@@ -74,5 +80,27 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: names holding bid
     await page.getByRole('treeitem', { name: /Bill/ }).first().click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await expect.poll(() => dialogs.at(-1)).toBe('Delete folder "Bill\\u2066ing" and everything in it? Its directory requests/Billing/ is removed.');
+  });
+
+  it('the environment dialog: a rename with a key no placeholder can name is refused whole, then saved whole once the key is fixed', async () => {
+    const envs = path.join(ws.root, 'environments');
+    const before = await fs.readFile(path.join(envs, 'team.yaml'), 'utf8');
+    await page.getByLabel('Environment', { exact: true }).selectOption('team');
+    await page.getByLabel('Edit environment').click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByLabel('Environment name').inputValue()).toBe('Team');
+    await dialog.getByLabel('Environment name').fill('Team EU');
+    await dialog.getByLabel('Variable 2', { exact: true }).fill('a{{b');
+    await dialog.getByLabel('Value 2', { exact: true }).fill('eu');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.locator('p.error').textContent()).toContain('Not saved: variables[1].key: "a{{b" can never be used');
+    // Neither renamed nor saved: before, the rename went first and stayed.
+    expect((await fs.readdir(envs)).sort()).toEqual(['prod.yaml', 'team.yaml']);
+    expect(await fs.readFile(path.join(envs, 'team.yaml'), 'utf8')).toBe(before);
+    await dialog.getByLabel('Variable 2', { exact: true }).fill('region');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect((await fs.readdir(envs)).sort()).toEqual(['Team EU.yaml', 'prod.yaml']);
+    expect(parse(await fs.readFile(path.join(envs, 'Team EU.yaml'), 'utf8'))).toEqual({ name: 'Team EU', variables: [{ key: 'who', value: 'team' }, { key: 'region', value: 'eu' }] });
   });
 });
