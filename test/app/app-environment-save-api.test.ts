@@ -134,4 +134,14 @@ describe('the environment dialog: a rename and its variables saved as one change
       message: 'variables[1].key: "a{{b" can never be used: {{a{{b}} does not name it, since a key cannot hold a line break, "{{" or "}}", nor start or end with a space, tab, "{" or "}". The variable is read as it is; rename it (the app\'s variable editor refuses such keys).',
     })]);
   });
+
+  it('two enabled variables of one key are refused (only the first would be used); one enabled beside a disabled one is saved', async () => {
+    const { call, file } = await stagingApp();
+    const before = await fs.readFile(file, 'utf8');
+    const row = (value: string, enabled = true) => ({ key: 'host', value, enabled, secret: false });
+    const refused = await call<{ error: string }>('PUT', '/api/environment/variables', { id: 'staging', variables: [row('a'), { key: 'x', value: '' }, row('b')] });
+    expect(refused).toEqual({ status: 400, body: { error: 'Not saved: variables[2].key: "host" is also the key of variables[0], and both are enabled: only the first would be used. Remove one, or untick Enabled on one of them.' } });
+    expect(await fs.readFile(file, 'utf8')).toBe(before);
+    expect((await call('PUT', '/api/environment/variables', { id: 'staging', variables: [row('a', false), row('b')] })).status).toBe(200);
+  });
 });

@@ -61,6 +61,16 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown, page: st
     const problem = variableRowProblem(v);
     if (problem) throw new ApiError(400, `Not saved: variables[${i}]${problem}.`);
   });
+  // Two enabled rows of one key: only the first is used (run-variables.ts), the other's value is
+  // silently never seen. Refused; one enabled beside disabled ones (values to switch between) is fine.
+  const firstEnabled = new Map<string, number>();
+  given.forEach((v, i) => {
+    const { key, enabled } = v as { key: string; enabled?: boolean };
+    if (key === '' || enabled === false) return;
+    const first = firstEnabled.get(key);
+    if (first !== undefined) throw new ApiError(400, `Not saved: variables[${i}].key: ${JSON.stringify(key)} is also the key of variables[${first}], and both are enabled: only the first would be used. Remove one, or untick Enabled on one of them.`);
+    firstEnabled.set(key, i);
+  });
   // Rows without a key (the editor's empty last row) are not variables.
   const rows = given.filter((v) => (v as { key: string }).key !== '') as Array<{ key: string; value?: unknown; enabled?: unknown; secret?: unknown }>;
   const variables = rows.map((v) => ({ key: v.key, value: v.secret === true ? '' : String(v.value ?? ''), enabled: v.enabled !== false, secret: v.secret === true }));
