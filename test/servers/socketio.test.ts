@@ -256,6 +256,17 @@ describe('Socket.IO server', () => {
     raw.destroy();
   });
 
+  it('shows an event name as sent only when short and printable: a long one is cut, control characters escaped', async () => {
+    const { url, handle } = await ioServer({ mode: 'discard' });
+    const socket = await client(url, 'websocket');
+    socket.emit(`x\u001b[2J\nfake line`, 1);
+    socket.emit('e'.repeat(100_000), 2);
+    socket.emit('say', 3);
+    const previews = () => (handle.traffic.recent() as MessageRecord[]).filter((r) => r.direction === 'in').map((r) => r.detail.preview);
+    await eventually(async () => previews().length === 3);
+    expect(previews()).toEqual(['"x\\u001b[2J\\nfake line" [1]', `"${'e'.repeat(120)}…" [2]`, 'say [3]']);
+  });
+
   it('forgets a namespace when its last client leaves: a flood of joins to new names does not grow memory', async () => {
     const { url } = await ioServer({ mode: 'discard' });
     v8.setFlagsFromString('--expose-gc');

@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { VariableScope } from '../../../template/index.js';
 import type { Catalog } from './catalog.js';
-import { previewText } from '../messages/payload.js';
+import { shownName } from '../messages/payload.js';
 
 export interface SessionState {
   name: string;
@@ -35,15 +35,6 @@ export type RequestId = string | number;
 /** Longest tool or prompt name, or URI, shown in a call's record as sent. */
 const TARGET_CHARS = 120;
 
-/**
- * A tool or prompt name or URI as the traffic log shows it: as sent when short and printable,
- * else quoted, escaped and cut (`previewText`), as the message kinds show what clients send:
- * it is the client's text, and `ferry serve` prints it to the terminal.
- */
-function shownTarget(sent: string): string {
-  return sent.length <= TARGET_CHARS && !/[\x00-\x1f\x7f-\x9f"\u2028\u2029]/.test(sent) ? sent : previewText(sent, TARGET_CHARS);
-}
-
 export function createSession(current: () => SessionState, onCall: (note: CallNote, requestId: RequestId) => void, wait: (ms: number) => Promise<void>): Server {
   const first = current();
   const server = new Server(
@@ -53,7 +44,7 @@ export function createSession(current: () => SessionState, onCall: (note: CallNo
   );
   const noted = async <T>(requestId: RequestId, method: string, sent: string, run: () => Promise<T> | T, failed?: (r: T) => boolean): Promise<T> => {
     const startedAt = performance.now();
-    const target = shownTarget(sent);
+    const target = shownName(sent, TARGET_CHARS);
     try {
       const result = await run();
       onCall({ method, target, outcome: failed?.(result) ? 'error' : 'ok', startedAt }, requestId);

@@ -15,6 +15,15 @@ export function previewText(text: string, max = 80): string {
 }
 
 /**
+ * A name a client chose (an MCP tool or URI, a Socket.IO event) as a record shows it: as sent when
+ * at most `max` characters and printable, else as `previewText` (quoted, escaped, cut), since
+ * `ferry serve` prints it to the terminal.
+ */
+export function shownName(text: string, max: number): string {
+  return text.length <= max && !/[\x00-\x1f\x7f-\x9f"\u2028\u2029]/.test(text) ? text : previewText(text, max);
+}
+
+/**
  * `previewText` of UTF-8 bytes (a WebSocket text frame, valid UTF-8 by the protocol), decoding only
  * the start the preview can show: `max + 1` characters take at most 4 bytes each, and a character
  * cut at the end of that start is past what the preview shows.

@@ -13,6 +13,7 @@ import { type AnyRequest, type AnyResponse, plainTextHeaders } from '../../http-
 import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, ServerKindModule } from '../kind.js';
 import { compileMatcher, type TextMatcher } from '../messages/pattern.js';
 import type { Mode } from '../messages/rules.js';
+import { shownName } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 import { checkWait } from '../wait.js';
 import { ServerError } from '../../errors.js';
@@ -211,7 +212,7 @@ class SocketIoKind implements HttpKindInstance {
       const text = argumentsText(args);
       const bytesIn = encodedBytes(event, args);
       sizes.bytesIn += bytesIn;
-      traffic.add(messageRecord('socketio', id, 'in', { peer, event: 'message', preview: `${event} ${clip(text)}` }, { bytesIn }));
+      traffic.add(messageRecord('socketio', id, 'in', { peer, event: 'message', preview: `${shownName(event, PREVIEW_CHARS)} ${clip(text)}` }, { bytesIn }));
       const now = this.#state!;
       if (now.mode === 'echo') {
         this.#emit(socket, event, args);
@@ -252,7 +253,7 @@ class SocketIoKind implements HttpKindInstance {
 
   #emit(socket: Socket, event: string, args: unknown[], rule?: number): void {
     socket.emit(event, ...args);
-    this.#recordOut(socket, `${event} ${clip(argumentsText(args))}`, encodedBytes(event, args), rule);
+    this.#recordOut(socket, `${shownName(event, PREVIEW_CHARS)} ${clip(argumentsText(args))}`, encodedBytes(event, args), rule);
   }
 
   /** Answers a client's acknowledgement and records it; an ack carries its arguments only (no event name). */
@@ -289,9 +290,9 @@ function encodedBytes(event: string, args: readonly unknown[]): number {
   return Buffer.byteLength(argumentsText([event, ...args]));
 }
 
-/** A client in the traffic log: its address, and its namespace other than /. */
+/** A client in the traffic log: its address, and its namespace other than / (which the client names). */
 function peerOf(socket: Socket): string {
-  return `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${socket.nsp.name}`}`;
+  return `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${shownName(socket.nsp.name, PREVIEW_CHARS)}`}`;
 }
 
 function clip(text: string): string {
