@@ -117,6 +117,34 @@ describe('SSE server', () => {
     expect(record).toMatchObject({ kind: 'sse', direction: 'exchange', summary: expect.stringMatching(/^200 GET \//), note: 'event stream closed' });
   });
 
+  it('closes a stream whose client does not read what the panel sends, once 8 MB wait for it; others still get it', async () => {
+    const { url, server } = await sse({ events: [] });
+    const port = Number(new URL(url).port);
+    const raw = net.connect(port, '127.0.0.1');
+    raw.on('error', () => {});
+    raw.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n');
+    raw.pause(); // never reads
+    await eventually(async () => server.openStreams() === 1);
+    const big = 'x'.repeat(1024 * 1024);
+    const counts: number[] = [];
+    try {
+      // 64 MB in all without a bound; the kernel's buffers take a few of them.
+      for (let i = 0; i < 64 && !counts.includes(0); i++) {
+        counts.push(server.pushEvent(big));
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(counts).toContain(0);
+      expect(counts.length).toBeLessThan(40);
+      await eventually(async () => server.openStreams() === 0);
+      const reader = open(url, 1);
+      await eventually(async () => server.openStreams() === 1);
+      expect(server.pushEvent('still here')).toBe(1);
+      expect((await reader).events[0]!.data).toBe('still here');
+    } finally {
+      raw.destroy();
+    }
+  });
+
   it('pushEvent sends to every open stream, rendered from each client\'s own request', async () => {
     const { url, server } = await sse({ events: [] }, [{ key: 'stage', value: 'dev' }]);
     const ada = open(`${url}/?user=Ada`, 1);

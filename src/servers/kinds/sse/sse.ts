@@ -8,6 +8,7 @@
  * so a client is never flooded. After the last event (without `repeat`) the stream stays open until
  * the client closes it, as a live event source would.
  */
+import http2 from 'node:http2';
 import { performance } from 'node:perf_hooks';
 import type { ServerFile } from '../../../model/index.js';
 import { compile, type RequestValues, requestValuesFromHttp, type Template, type VariableScope } from '../../../template/index.js';
@@ -19,6 +20,12 @@ import { frameEvent } from './sse-frame.js';
 
 /** The pause between rounds when `repeat` is on and `intervalMs` is 0. */
 export const REPEAT_PAUSE_MS = 1000;
+/**
+ * Past this many bytes waiting to go to a client, a stream is closed instead of sent more from the
+ * panel: its client does not read, and each send would stay in memory. (The events of the file
+ * wait for the client instead; see `next`.)
+ */
+const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
 
 interface CompiledEvent {
   name: string;
@@ -84,6 +91,10 @@ class SseServer implements HttpKindInstance {
     for (const stream of this.#streams) {
       const out = answerable(stream.res);
       if (out.writableEnded || (options.to !== undefined && options.to !== stream.id)) continue;
+      if (unsent(stream.res) > MAX_UNSENT_BYTES) {
+        drop(stream.res);
+        continue;
+      }
       const text = frameEvent(options.name ?? '', '', template.render({ variables: state.variables, request: stream.request }));
       stream.sentBytes += Buffer.byteLength(text, 'utf8');
       out.write(text);
@@ -159,6 +170,17 @@ class SseServer implements HttpKindInstance {
     });
     if (state.events.length > 0) next();
   }
+}
+
+/** Bytes written to a stream that have not gone to its client yet. */
+function unsent(res: AnyResponse): number {
+  return 'stream' in res ? res.stream.writableLength : res.writableLength;
+}
+
+/** Ends a stream now, what waits for it dropped: HTTP/2 cancels its stream, HTTP/1 closes the connection. */
+function drop(res: AnyResponse): void {
+  if ('stream' in res) res.stream.close(http2.constants.NGHTTP2_CANCEL);
+  else res.destroy();
 }
 
 export const sseKind: ServerKindModule = {
