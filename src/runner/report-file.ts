@@ -5,7 +5,7 @@
  * never replaces a good one.
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, rmSync } from 'node:fs';
 import path from 'node:path';
 import { FileWriteError, writeFileAtomic } from '../support/atomic-write.js';
 import { checkNoSymlinks, isInside } from '../support/paths-inside.js';
@@ -98,6 +98,22 @@ export async function writeReportFile(file: string, text: string, option: string
 }
 
 /**
+ * The temporary files of reports being written now. A second Ctrl-C quits at once
+ * (`process.exit`), maybe while a report is written: its half-written file goes with the process
+ * rather than staying beside the old report, which stays as it was.
+ */
+const writing = new Set<string>();
+let removeOnExit = false;
+function track(temp: string): void {
+  writing.add(temp);
+  if (removeOnExit) return;
+  removeOnExit = true;
+  process.once('exit', () => {
+    for (const file of writing) rmSync(file, { force: true });
+  });
+}
+
+/**
  * A report written in pieces (`write` appends, `end` puts it in place): a temporary file beside
  * the target, flushed and renamed over it at the end; on a failure the temporary file goes and the
  * old report stays.
@@ -115,7 +131,7 @@ export class ReportFileWriter {
 
   async write(text: string): Promise<void> {
     try {
-      this.handle ??= fs.open(this.temp, 'wx', 0o666);
+      this.handle ??= this.open();
       await (await this.handle).write(text);
     } catch (error) {
       throw await this.failed(error);
@@ -124,7 +140,7 @@ export class ReportFileWriter {
 
   async end(): Promise<void> {
     try {
-      this.handle ??= fs.open(this.temp, 'wx', 0o666);
+      this.handle ??= this.open();
       const handle = await this.handle;
       await handle.sync();
       await handle.close();
@@ -134,11 +150,18 @@ export class ReportFileWriter {
     }
     try {
       await fs.rename(this.temp, this.file);
+      writing.delete(this.temp);
     } catch (error) {
+      writing.delete(this.temp); // whole: kept (below), also when the process quits
       // The report is whole beside its place (the old one there made unreplaceable during the run):
       // kept, and said where, rather than lost with the run's results.
       throw new ReportFileError(`${this.option}: the report could not be put in place of ${this.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it was kept as ${this.temp}: move it where you want it.`);
     }
+  }
+
+  private open(): Promise<fs.FileHandle> {
+    track(this.temp);
+    return fs.open(this.temp, 'wx', 0o666);
   }
 
   private async failed(error: unknown): Promise<ReportFileError> {
@@ -146,6 +169,7 @@ export class ReportFileWriter {
     this.handle = undefined;
     await handle?.close().catch(() => {});
     await fs.rm(this.temp, { force: true }).catch(() => {});
+    writing.delete(this.temp);
     if (error instanceof ReportFileError) return error;
     return new ReportFileError(`${this.option}: the report could not be written to ${this.file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the run's results are in its summary above. Free some space or make the folder writable (or give another path), then run again.`);
   }

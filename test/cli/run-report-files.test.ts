@@ -4,7 +4,7 @@
  * when that can be known then; otherwise the report is kept and the message says where. Real files
  * in a temporary folder, a real server on 127.0.0.1.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -110,5 +110,25 @@ describe('ferry run --out-* at a path that cannot take the report as asked', () 
     } finally {
       immutable(file, false);
     }
+  });
+
+  it('a process that quits while a report is half written (a second Ctrl-C: process.exit(130)) leaves no temporary file; the old report stays', async () => {
+    const out = await tempDir();
+    const file = path.join(out, 'r.json');
+    await fs.writeFile(file, '{"old": true}');
+    // The writer of `ferry run`'s report files, in a process of its own that quits as a second Ctrl-C quits it.
+    const script = `
+      const { ReportFileWriter } = await import(${JSON.stringify(path.join(import.meta.dirname, '..', '..', 'src', 'runner', 'report-file.ts'))});
+      const writer = new ReportFileWriter(${JSON.stringify(file)}, '--out-json');
+      await writer.write('{"half": ');
+      console.log(JSON.stringify((await import('node:fs')).readdirSync(${JSON.stringify(out)})));
+      process.exit(130);`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: path.join(import.meta.dirname, '..', '..'), encoding: 'utf8', timeout: 30_000 });
+    expect(child.status, child.stderr).toBe(130);
+    // It was there while the report was being written…
+    expect(JSON.parse(child.stdout) as string[]).toEqual(expect.arrayContaining([expect.stringMatching(/^\.r\.json\.\d+\.[0-9a-f]+\.tmp$/)]));
+    // …and went with the process.
+    expect(await fs.readdir(out)).toEqual(['r.json']);
+    expect(await fs.readFile(file, 'utf8')).toBe('{"old": true}');
   });
 });
