@@ -101,7 +101,9 @@ function variableKeyWarning(value: unknown, text: string, relative: string): War
   const variables = (value as { variables?: unknown }).variables;
   if (!Array.isArray(variables)) return undefined;
   for (const [i, v] of variables.entries()) {
-    const problem = unusableKeyProblem(String((v as { key?: unknown }).key ?? ''));
+    const key = String((v as { key?: unknown }).key ?? '');
+    // An empty key is a blank row (the app drops those on save), not a misnamed variable.
+    const problem = key === '' ? undefined : unusableKeyProblem(key);
     if (!problem) continue;
     const parsed = parseYaml(text);
     const position = parsed.ok ? positionOf(parsed.parsed, ['variables', i, 'key']) : { line: 1, column: 1 };

@@ -124,14 +124,14 @@ describe('the environment dialog: a rename and its variables saved as one change
     expect((await call('PUT', '/api/workspace/variables', { variables: [{ key: 'a.b', value: '1' }, { key: 'with-dash', value: '2' }, { key: 'a b', value: '3' }] })).status).toBe(200);
   });
 
-  it('such a key in a hand-edited file is read as written, with a warning naming the file, line and key', async () => {
-    ws = await makeWorkspace({ 'environments/dev.yaml': 'name: Dev\nvariables:\n  - key: ok\n    value: 1\n  - key: "a{{b"\n    value: 2\n' });
+  it('such a key in a hand-edited file is read as written, with a warning naming the file, line and key (a blank key is a blank row: no warning)', async () => {
+    ws = await makeWorkspace({ 'environments/dev.yaml': 'name: Dev\nvariables:\n  - key: ""\n    value: 0\n  - key: ok\n    value: 1\n  - key: "a{{b"\n    value: 2\n' });
     process.env.FERRY_DATA_DIR = ws.dataDir;
     const opened = await openWorkspace(ws.root);
-    expect(opened.environments.find((e) => e.id === 'dev')!.value.variables.map((v) => v.key)).toEqual(['ok', 'a{{b']);
+    expect(opened.environments.find((e) => e.id === 'dev')!.value.variables.map((v) => v.key)).toEqual(['', 'ok', 'a{{b']);
     expect(opened.warnings).toEqual([expect.objectContaining({
-      file: 'environments/dev.yaml', line: 5,
-      message: 'variables[1].key: "a{{b" can never be used: {{a{{b}} does not name it, since a key cannot hold a line break, "{{" or "}}", nor start or end with a space, tab, "{" or "}". The variable is read as it is; rename it (the app\'s variable editor refuses such keys).',
+      file: 'environments/dev.yaml', line: 7,
+      message: 'variables[2].key: "a{{b" can never be used: {{a{{b}} does not name it, since a key cannot hold a line break, "{{" or "}}", nor start or end with a space, tab, "{" or "}". The variable is read as it is; rename it (the app\'s variable editor refuses such keys).',
     })]);
   });
 
