@@ -20,14 +20,10 @@ import type { HttpKindInstance, KindContext, KindSettings, ServerKindModule } fr
 import { compileCatalog } from './catalog.js';
 import { type CallNote, createSession, type RequestId, type SessionState } from './session.js';
 import { PendingTimers } from '../pending-timers.js';
+import { MAX_UNREAD_STREAM_BYTES } from '../messages/not-reading.js';
 
 /** The most a JSON-RPC message may be. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
-/**
- * Past this many bytes of answers waiting in a legacy HTTP+SSE stream (its client does not read
- * it), the session is closed: the SDK's transport writes every answer there without waiting.
- */
-const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
 const SSE_PATH = '/sse';
 const MESSAGES_PATH = '/messages';
 
@@ -242,8 +238,8 @@ class McpKind implements HttpKindInstance {
     const send = transport.send.bind(transport);
     transport.send = async (message: JSONRPCMessage) => {
       await send(message);
-      if (res.writableLength <= MAX_UNSENT_BYTES || res.destroyed) return;
-      this.context.traffic.add(streamClosedRecord(this.context.id, start, `GET ${SSE_PATH} closed: more than ${MAX_UNSENT_BYTES / 1024 / 1024} MB of answers waited unsent: the client does not read its event stream`));
+      if (res.writableLength <= MAX_UNREAD_STREAM_BYTES || res.destroyed) return;
+      this.context.traffic.add(streamClosedRecord(this.context.id, start, `GET ${SSE_PATH} closed: more than ${MAX_UNREAD_STREAM_BYTES / 1024 / 1024} MB of answers waited unsent: the client does not read its event stream`));
       res.destroy();
     };
   }

@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { VariableScope } from '../../../template/index.js';
 import type { Catalog } from './catalog.js';
-import { shownName } from '../messages/payload.js';
+import { clientChosenName } from '../messages/payload.js';
 
 export interface SessionState {
   name: string;
@@ -44,7 +44,7 @@ export function createSession(current: () => SessionState, onCall: (note: CallNo
   );
   const noted = async <T>(requestId: RequestId, method: string, sent: string, run: () => Promise<T> | T, failed?: (r: T) => boolean): Promise<T> => {
     const startedAt = performance.now();
-    const target = shownName(sent, TARGET_CHARS);
+    const target = clientChosenName(sent, TARGET_CHARS);
     try {
       const result = await run();
       onCall({ method, target, outcome: failed?.(result) ? 'error' : 'ok', startedAt }, requestId);

@@ -19,7 +19,7 @@ export function previewText(text: string, max = 80): string {
  * at most `max` characters and printable, else as `previewText` (quoted, escaped, cut), since
  * `ferry serve` prints it to the terminal.
  */
-export function shownName(text: string, max: number): string {
+export function clientChosenName(text: string, max: number): string {
   return text.length <= max && !/[\x00-\x1f\x7f-\x9f"\u2028\u2029]/.test(text) ? text : previewText(text, max);
 }
 

@@ -13,7 +13,8 @@ import { type AnyRequest, type AnyResponse, plainTextHeaders } from '../../http-
 import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, ServerKindModule } from '../kind.js';
 import { compileMatcher, type TextMatcher } from '../messages/pattern.js';
 import type { Mode } from '../messages/rules.js';
-import { shownName } from '../messages/payload.js';
+import { clientChosenName } from '../messages/payload.js';
+import { MAX_UNREAD_STREAM_BYTES } from '../messages/not-reading.js';
 import { messageRecord } from '../messages/traffic.js';
 import { checkWait } from '../wait.js';
 import { ServerError } from '../../errors.js';
@@ -41,9 +42,7 @@ interface State {
 }
 
 const PREVIEW_CHARS = 120;
-/** Past this many bytes waiting to go to a client (it does not read them), it is disconnected. */
-const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
-const UNSENT_WHY = `more than ${MAX_UNSENT_BYTES / 1024 / 1024} MB waited unsent: the client does not read what it is sent`;
+const UNSENT_WHY = `more than ${MAX_UNREAD_STREAM_BYTES / 1024 / 1024} MB waited unsent: the client does not read what it is sent`;
 /** Engine.IO cannot stop reading one client as a TCP socket can: a client owed too many delayed replies is disconnected. */
 const OWED_WHY = `more than ${MAX_OWED.toLocaleString('en-US')} delayed replies (or 16 MB of them) waited: the client sends faster than its replies fall due; lower delayMs`;
 
@@ -172,7 +171,7 @@ class SocketIoKind implements HttpKindInstance {
   }
 
   /**
-   * Disconnects a client once more than MAX_UNSENT_BYTES wait for it: Engine.IO queues what the
+   * Disconnects a client once more than MAX_UNREAD_STREAM_BYTES wait for it: Engine.IO queues what the
    * transport cannot take yet (a WebSocket whose client does not read, a long-polling client that
    * does not poll) without a limit. Counted from its public events: each packet queued, and each
    * flush, which hands the whole queue to the transport.
@@ -183,7 +182,7 @@ class SocketIoKind implements HttpKindInstance {
     conn.on('packetCreate', (packet: { data?: unknown }) => {
       const data = packet.data;
       waiting += typeof data === 'string' ? Buffer.byteLength(data) : Buffer.isBuffer(data) ? data.length : 0;
-      if (waiting <= MAX_UNSENT_BYTES || this.#closedWhy.has(conn)) return;
+      if (waiting <= MAX_UNREAD_STREAM_BYTES || this.#closedWhy.has(conn)) return;
       this.#closedWhy.set(conn, UNSENT_WHY);
       conn.close(true); // what waits is dropped: it would never go out
       dropWebSocket(conn);
@@ -212,7 +211,7 @@ class SocketIoKind implements HttpKindInstance {
       const text = argumentsText(args);
       const bytesIn = encodedBytes(event, args);
       sizes.bytesIn += bytesIn;
-      traffic.add(messageRecord('socketio', id, 'in', { peer, event: 'message', preview: `${shownName(event, PREVIEW_CHARS)} ${clip(text)}` }, { bytesIn }));
+      traffic.add(messageRecord('socketio', id, 'in', { peer, event: 'message', preview: `${clientChosenName(event, PREVIEW_CHARS)} ${clip(text)}` }, { bytesIn }));
       const now = this.#state!;
       if (now.mode === 'echo') {
         this.#emit(socket, event, args);
@@ -253,7 +252,7 @@ class SocketIoKind implements HttpKindInstance {
 
   #emit(socket: Socket, event: string, args: unknown[], rule?: number): void {
     socket.emit(event, ...args);
-    this.#recordOut(socket, `${shownName(event, PREVIEW_CHARS)} ${clip(argumentsText(args))}`, encodedBytes(event, args), rule);
+    this.#recordOut(socket, `${clientChosenName(event, PREVIEW_CHARS)} ${clip(argumentsText(args))}`, encodedBytes(event, args), rule);
   }
 
   /** Answers a client's acknowledgement and records it; an ack carries its arguments only (no event name). */
@@ -292,7 +291,7 @@ function encodedBytes(event: string, args: readonly unknown[]): number {
 
 /** A client in the traffic log: its address, and its namespace other than / (which the client names). */
 function peerOf(socket: Socket): string {
-  return `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${shownName(socket.nsp.name, PREVIEW_CHARS)}`}`;
+  return `${socket.handshake.address}${socket.nsp.name === '/' ? '' : ` ${clientChosenName(socket.nsp.name, PREVIEW_CHARS)}`}`;
 }
 
 function clip(text: string): string {

@@ -17,15 +17,10 @@ import { httpExchangeRecord } from '../../http-traffic.js';
 import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, ServerKindModule } from '../kind.js';
 import { checkWait } from '../wait.js';
 import { frameEvent } from './sse-frame.js';
+import { MAX_UNREAD_STREAM_BYTES } from '../messages/not-reading.js';
 
 /** The pause between rounds when `repeat` is on and `intervalMs` is 0. */
 export const REPEAT_PAUSE_MS = 1000;
-/**
- * Past this many bytes waiting to go to a client, a stream is closed instead of sent more from the
- * panel: its client does not read, and each send would stay in memory. (The events of the file
- * wait for the client instead; see `next`.)
- */
-const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
 
 interface CompiledEvent {
   name: string;
@@ -91,7 +86,8 @@ class SseServer implements HttpKindInstance {
     for (const stream of this.#streams) {
       const out = answerable(stream.res);
       if (out.writableEnded || (options.to !== undefined && options.to !== stream.id)) continue;
-      if (unsent(stream.res) > MAX_UNSENT_BYTES) {
+      // A client that does not read: closed rather than sent more (the file's events wait for it instead; see `next`).
+      if (unsent(stream.res) > MAX_UNREAD_STREAM_BYTES) {
         drop(stream.res);
         continue;
       }
