@@ -30,6 +30,15 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Renames environment `id` as the environment dialog does: its variables saved with a new name
+ * (PUT /api/environment/variables). `read`: what the dialog read (variables, mark), else read now.
+ */
+async function renameEnvironment(client: Client, id: string, name: string, read?: { variables: unknown; mark: unknown }) {
+  const opened = read ?? ((await client.call('GET', `/api/environment/variables?id=${encodeURIComponent(id)}`)).body as { variables: unknown; mark: unknown });
+  return client.call('PUT', '/api/environment/variables', { id, name, variables: opened.variables, base: opened.variables, mark: opened.mark });
+}
+
 describe('ferry app API', () => {
   let ws: TempWorkspace;
   let app: AppServer;
@@ -166,7 +175,7 @@ describe('ferry app API', () => {
       const channel = await client.live();
       expect((await client.call('POST', '/api/run', { runId: 'slow-run', paths: ['Login.yaml'] })).status).toBe(200);
       await until('the slow request to arrive', () => answer);
-      const renamed = await client.call('POST', '/api/environments/rename', { id: 'local', name: 'Staging' });
+      const renamed = await renameEnvironment(client, 'local', 'Staging');
       expect(renamed, renamed.text).toMatchObject({ status: 200, body: { id: 'Staging' } });
       answer!();
       await until('the run to end', () => channel.events.find((e) => e.type === 'run' && e.runId === 'slow-run' && e.event.type === 'end'));
@@ -269,7 +278,7 @@ describe('ferry app API', () => {
     const before = await folderSnapshot(ws.root);
     const writes: Array<[string, () => Promise<{ status: number; body: unknown }>]> = [
       ['add', () => client.call('POST', '/api/environments', { name: 'Other' })],
-      ['rename', () => client.call('POST', '/api/environments/rename', { id: 'Stage', name: 'Stage two' })],
+      ['rename', () => renameEnvironment(client, 'Stage', 'Stage two')],
       ['delete', () => client.call('POST', '/api/environments/delete', { id: 'Stage' })],
       ['import', () => client.call('POST', '/api/import', { text: v1, fileName: 'shop.json', into: '' })],
       ['update', () => client.call('POST', '/api/update/apply', { planId: (preview.body as { planId: string }).planId })],
@@ -299,7 +308,7 @@ describe('ferry app API', () => {
     }
     expect(await folderSnapshot(ws.root)).toEqual(before);
     // Once it is done, they go through.
-    expect((await client.call('POST', '/api/environments/rename', { id: 'Stage', name: 'Stage two' })).status).toBe(200);
+    expect((await renameEnvironment(client, 'Stage', 'Stage two')).status).toBe(200);
     expect((await client.call('POST', '/api/update/apply', { planId: (preview.body as { planId: string }).planId })).status).toBe(200);
   });
 
@@ -345,7 +354,7 @@ describe('ferry app API', () => {
 
     // Renamed in another tab while this one holds edits.
     let opened = await read('Stage');
-    expect((await client.call('POST', '/api/environments/rename', { id: 'Stage', name: 'Stage EU' })).status).toBe(200);
+    expect((await renameEnvironment(client, 'Stage', 'Stage EU')).status).toBe(200);
     const saved = await edit('Stage', opened, 'second');
     expect(saved.status, saved.text).toBe(200);
     expect(saved.body).toEqual({ id: 'Stage EU' });
@@ -356,7 +365,7 @@ describe('ferry app API', () => {
     opened = await read('Stage EU');
     const renamed = ferryProcess(['-w', ws.root, 'env', 'rename', 'Stage EU', 'Stage US'], { FERRY_DATA_DIR: ws.dataDir }, 20_000);
     expect(await renamed.done, renamed.output.stderr).toBe(0);
-    const again = await client.call('POST', '/api/environments/rename', { id: 'Stage EU', name: 'Stage AU', mark: opened.mark });
+    const again = await renameEnvironment(client, 'Stage EU', 'Stage AU', { variables: opened.base, mark: opened.mark });
     expect(again.status, again.text).toBe(200);
     expect(again.body).toEqual({ id: 'Stage AU' });
     expect((await edit('Stage AU', opened, 'third')).status).toBe(200);
@@ -391,7 +400,7 @@ describe('ferry app API', () => {
     const added = await client.call('POST', '/api/environments', { name: 'Team QA' });
     expect(added).toMatchObject({ status: 200, body: { id: 'Team QA' } });
     expect(await fs.readFile(path.join(ws.root, 'environments', 'Team QA.yaml'), 'utf8')).toBe('name: Team QA\n');
-    const renamed = await client.call('POST', '/api/environments/rename', { id: 'Team QA', name: 'QA/EU' });
+    const renamed = await renameEnvironment(client, 'Team QA', 'QA/EU');
     expect(renamed).toMatchObject({ status: 200, body: { id: 'QA-EU' } });
     expect(await fs.readdir(path.join(ws.root, 'environments'))).toContain('QA-EU.yaml');
     const listed = (await client.call('GET', '/api/workspace')).body as { environments: { id: string; name: string }[] };
@@ -399,7 +408,6 @@ describe('ferry app API', () => {
     for (const [route, body, message] of [
       ['/api/environments', { name: ' ' }, 'A name cannot be empty; give a name of 1 to 200 characters.'],
       ['/api/environments', { name: 'x'.repeat(201) }, 'at most 200 characters'],
-      ['/api/environments/rename', { id: 'nope', name: 'X' }, 'No environment "nope"'],
       ['/api/environments/delete', { id: 'nope' }, 'No environment "nope"'],
       ['/api/environments', { name: 'Y', copyOf: 'nope' }, 'No environment "nope"'],
     ] as const) {
@@ -407,6 +415,9 @@ describe('ferry app API', () => {
       expect(refused.status, route).toBe(400);
       expect((refused.body as { error: string }).error).toContain(message);
     }
+    // Renaming one that is not there: the dialog's save with a name says so.
+    const unknown = await client.call('PUT', '/api/environment/variables', { id: 'nope', name: 'X', variables: [] });
+    expect(unknown).toMatchObject({ status: 404, body: { error: 'No environment "nope".' } });
     expect((await client.call('POST', '/api/environments/delete', { id: 'QA-EU' })).status).toBe(200);
     expect(await fs.readdir(path.join(ws.root, 'environments')).catch(() => [])).not.toContain('QA-EU.yaml');
   });
@@ -1100,7 +1111,7 @@ describe('ferry app API', () => {
           return { answer, file: `environments/${stage}.yaml` };
         }],
         ['environment rename', async () => {
-          const answer = (await client.call('POST', '/api/environments/rename', { id: stage, name: 'Stage two' })) as Answer;
+          const answer = (await renameEnvironment(client, stage, 'Stage two')) as Answer;
           stage = (answer.body as { id: string }).id;
           return { answer, file: `environments/${stage}.yaml` };
         }],

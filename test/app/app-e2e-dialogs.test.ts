@@ -574,7 +574,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.getByLabel('Environment name').inputValue()).toBe('Staging');
     await dialog.getByLabel('Value 1', { exact: true }).fill('edited');
-    const renamed = await page.evaluate(async () => (await fetch('/api/environments/rename', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'staging', name: 'Staging EU' }) })).status);
+    // The other tab renames it as its dialog does: the variables saved with a new name.
+    const renamed = await page.evaluate(async () => {
+      const read = await (await fetch('/api/environment/variables?id=staging')).json();
+      const body = { id: 'staging', name: 'Staging EU', variables: read.variables, base: read.variables, mark: read.mark };
+      return (await fetch('/api/environment/variables', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status;
+    });
     expect(renamed).toBe(200);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);

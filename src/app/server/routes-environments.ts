@@ -1,7 +1,8 @@
 /**
  * The variable editor's routes, for an environment and for the workspace's own variables:
- * variables with secret values masked; and adding, renaming and deleting environments (their data
- * on this computer follows: variables/manage-environments.ts). A secret variable's value goes to this computer's secret
+ * variables with secret values masked; and adding, renaming (a save of the variables with a new
+ * name) and deleting environments (their data on this computer follows:
+ * variables/manage-environments.ts). A secret variable's value goes to this computer's secret
  * store (keyed by the environment's id, or `workspace`, as `ferry secret set` stores it); the
  * file keeps its key with an empty value (2.10, 5.2).
  */
@@ -10,7 +11,7 @@ import path from 'node:path';
 import { WorkspaceBusyError, type EnvironmentMark } from '../../appdata/index.js';
 import { deepEqual, describeValue, parseResource, WORKSPACE_FILE, type EnvironmentFile, type ResourceKind, type Variable } from '../../model/index.js';
 import { environmentSecretScopes, RunError, workspaceSecretScope } from '../../variables/index.js';
-import { createEnvironment, deleteEnvironment, renameEnvironment, saveRenamed } from '../../variables/manage-environments.js';
+import { createEnvironment, deleteEnvironment, saveRenamed } from '../../variables/manage-environments.js';
 import { checkNoSymlinks, ENVIRONMENTS_DIR, formatWarning, NameError, readResource, saveResource } from '../../workspace/index.js';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { unusableKeyProblem } from '../../support/placeholder-syntax.js';
@@ -167,7 +168,7 @@ async function followed(state: WorkspaceState, id: string, mark: unknown): Promi
 }
 
 /**
- * Adds, renames or deletes an environment, then reads the workspace again; returns the environment's
+ * Adds or deletes an environment, then reads the workspace again; returns the environment's
  * id. Read as the app's own write (the environment files before and after, and the folder, which
  * the first one makes): the watcher's report of them, unchanged since, reads nothing more.
  */
@@ -226,12 +227,6 @@ export function environmentRoutes(state: WorkspaceState): Routes {
     /** A new environment: `name`, and `copyOf` (an id) to start with its variables and secret values. */
     'POST /api/environments': async ({ body, page }) =>
       manage(state, () => createEnvironment(state.workspace, state.data, field(body, 'name'), { copyOf: optionalField(body, 'copyOf'), writer: 'the app', lock: state.lockFor(page) })),
-
-    /** Renames environment `id` (followed from `mark`, as a save) to `name`: its file, secrets, script values and active mark follow; returns the new id. */
-    'POST /api/environments/rename': async ({ body, page }) => {
-      const id = await followed(state, field(body, 'id'), (body as { mark?: unknown }).mark);
-      return manage(state, () => renameEnvironment(state.workspace, state.data, id, field(body, 'name'), { writer: 'the app', lock: state.lockFor(page) }));
-    },
 
     'POST /api/environments/delete': async ({ body, page }) =>
       manage(state, () => deleteEnvironment(state.workspace, state.data, field(body, 'id'), { writer: 'the app', lock: state.lockFor(page) })),

@@ -82,7 +82,7 @@ const READ_FROM_DISK = new Set(['GET /api/request', 'PUT /api/request', 'POST /a
  */
 const OWN_WRITES = new Set([
   'PUT /api/request', 'POST /api/request', 'DELETE /api/request', 'POST /api/request/move', 'POST /api/folder', 'POST /api/folder/move', 'POST /api/folder/rename',
-  'POST /api/tree/place', 'DELETE /api/folder', 'PUT /api/environment/variables', 'PUT /api/workspace/variables', 'POST /api/environments', 'POST /api/environments/rename',
+  'POST /api/tree/place', 'DELETE /api/folder', 'PUT /api/environment/variables', 'PUT /api/workspace/variables', 'POST /api/environments',
   'POST /api/environments/delete', 'PUT /api/folder/settings', 'PUT /api/workspace/settings', 'PUT /api/loadtest', 'POST /api/loadtest', 'POST /api/loadtest/delete',
   'PUT /api/server', 'POST /api/server', 'POST /api/update/apply',
 ]);
