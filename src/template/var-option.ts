@@ -1,4 +1,5 @@
 /** The command line's `--var key=value` (spec 1.8, 8.2): a value that wins over every other definition. */
+import { unusableKeyProblem } from '../support/placeholder-syntax.js';
 
 export class VarOptionError extends Error {
   override name = 'VarOptionError';
@@ -16,16 +17,9 @@ export function parseVarOption(text: string): { key: string; value: string } {
   if (key === '') {
     throw new VarOptionError(`--var expects key=value, ${example}; got "${shorten(text)}" (the key before "=" is empty).`);
   }
-  if (key.trim() !== key) {
-    throw new VarOptionError(
-      `--var "${shorten(text)}": the key "${shorten(key)}" starts or ends with a space, so no {{placeholder}} could name it; remove the spaces.`,
-    );
-  }
-  if (/[\r\n]/.test(key) || key.includes('{{') || key.includes('}}')) {
-    throw new VarOptionError(
-      `--var "${shorten(text)}": a key can't hold line breaks, "{{" or "}}"; write the bare name, ${example}.`,
-    );
-  }
+  // The rule of every variable key (support/placeholder-syntax.ts), in the same words as a save's.
+  const unusable = unusableKeyProblem(key);
+  if (unusable) throw new VarOptionError(`--var "${shorten(text)}": the key ${unusable}; write the bare name, ${example}.`);
   return { key, value };
 }
 

@@ -13,6 +13,7 @@ import { createEntry, deleteEntry, ENVIRONMENTS_DIR, readResource, saveEntry, ty
 import type { EnvironmentFile } from '../model/index.js';
 import { resolveEnvironment } from './environment.js';
 import { RunError } from './errors.js';
+import { variableKeyProblem } from './variable-keys.js';
 
 /** The id of the environment `wanted` names (id or display name); resolveEnvironment throws a RunError, listing them, when none does. */
 async function existing(ws: Workspace, wanted: string): Promise<string> {
@@ -44,13 +45,20 @@ async function current(ws: Workspace, id: string): Promise<EnvironmentFile> {
 
 /**
  * A new environment named `name`, empty or with the variables of `copyOf` (id or name) and their
- * secret values on this computer. Returns its id (its file name).
+ * secret values on this computer; refused, nothing written, when a key of those could not be saved
+ * (variable-keys.ts). Returns its id (its file name).
  */
 export async function createEnvironment(ws: Workspace, data: WorkspaceData, name: string, options: EnvironmentWriter & { copyOf?: string }): Promise<string> {
   return (options.lock ?? withWorkspaceLock)(ws.root, options.writer, async () => {
     checkNameFree(ws, name);
     const source = options.copyOf === undefined ? undefined : await existing(ws, options.copyOf);
     const variables = source === undefined ? [] : (await current(ws, source)).variables;
+    // A hand-edited source is read with a warning only; its copy is a new file, checked as a save.
+    const problem = variableKeyProblem(variables);
+    if (problem) {
+      const file = path.posix.join(ENVIRONMENTS_DIR, `${source}.yaml`);
+      throw new RunError(`Not copied: ${file}, variables[${problem.index}].key: ${problem.message} in ${file}, then copy it again.`);
+    }
     const id = await createEntry(ws.root, 'environment', { name, variables });
     if (source !== undefined) await data.secrets.copyScope(source, id);
     return id;

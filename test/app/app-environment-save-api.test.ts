@@ -140,8 +140,17 @@ describe('the environment dialog: a rename and its variables saved as one change
     const before = await fs.readFile(file, 'utf8');
     const row = (value: string, enabled = true) => ({ key: 'host', value, enabled, secret: false });
     const refused = await call<{ error: string }>('PUT', '/api/environment/variables', { id: 'staging', variables: [row('a'), { key: 'x', value: '' }, row('b')] });
-    expect(refused).toEqual({ status: 400, body: { error: 'Not saved: variables[2].key: "host" is also the key of variables[0], and both are enabled: only the first would be used. Remove one, or untick Enabled on one of them.' } });
+    expect(refused).toEqual({ status: 400, body: { error: 'Not saved: variables[2].key: "host" is also the key of variables[0], and both are enabled: only the first would be used. Remove one, or untick Enabled on one of them (enabled: false in the file).' } });
     expect(await fs.readFile(file, 'utf8')).toBe(before);
     expect((await call('PUT', '/api/environment/variables', { id: 'staging', variables: [row('a', false), row('b')] })).status).toBe(200);
+  });
+
+  it('+ (a copy of another environment) refuses a hand-edited source with such keys, as ferry env new --copy-of: 400 naming the file and row, nothing written', async () => {
+    const { call, files, file } = await stagingApp();
+    await fs.writeFile(file, 'name: Staging\nvariables:\n  - key: host\n    value: a\n  - key: host\n    value: b\n');
+    await app!.state.reload();
+    const refused = await call<{ error: string }>('POST', '/api/environments', { name: 'QA', copyOf: 'staging' });
+    expect(refused).toEqual({ status: 400, body: { error: 'Not copied: environments/staging.yaml, variables[1].key: "host" is also the key of variables[0], and both are enabled: only the first would be used. Remove one, or untick Enabled on one of them (enabled: false in the file) in environments/staging.yaml, then copy it again.' } });
+    expect(await files()).toEqual(['prod.yaml', 'staging.yaml']);
   });
 });

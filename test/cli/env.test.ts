@@ -108,6 +108,27 @@ describe('ferry env', () => {
     expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(before);
   });
 
+  it('new --copy-of refuses a source whose keys a save would refuse (no placeholder can name one; two enabled rows of one key): exit 2, the app\'s words, the file and row, nothing written', async () => {
+    const file = path.join(ws, 'environments', 'staging.yaml');
+    const cases: Array<[variables: string, row: string]> = [
+      ['  - key: a\n    value: "1"\n  - key: "b}"\n    value: "2"\n', 'variables[1].key: "b}" can never be used: {{b}}} does not name it, since a key cannot hold a line break, "{{" or "}}", nor start or end with a space, tab, "{" or "}"; rename the variable'],
+      ['  - key: a\n    value: "1"\n  - key: a\n    value: "2"\n', 'variables[1].key: "a" is also the key of variables[0], and both are enabled: only the first would be used. Remove one, or untick Enabled on one of them (enabled: false in the file)'],
+    ];
+    for (const [variables, row] of cases) {
+      await fs.writeFile(file, `name: Staging Env\nvariables:\n${variables}`);
+      const before = (await fs.readdir(path.join(ws, 'environments'))).sort();
+      const refused = await ferry(['-w', ws, 'env', 'new', 'QA', '--copy-of', 'staging']);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`ferry: Not copied: environments/staging.yaml, ${row} in environments/staging.yaml, then copy it again.\n`);
+      expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(before);
+    }
+    // One enabled beside a disabled one (values to switch between) is copied, as a save keeps it.
+    await fs.writeFile(file, 'name: Staging Env\nvariables:\n  - key: a\n    value: "1"\n  - key: a\n    value: "2"\n    enabled: false\n');
+    const copied = await ferry(['-w', ws, 'env', 'new', 'QA', '--copy-of', 'staging']);
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(await fs.readFile(path.join(ws, 'environments', 'QA.yaml'), 'utf8')).toBe('name: QA\nvariables:\n  - key: a\n    value: "1"\n  - key: a\n    value: "2"\n    enabled: false\n');
+  });
+
   it('refuses a name with a control character or a bidi override (exit 2, one line showing it escaped); one read from a hand-edited file is listed', async () => {
     const before = (await fs.readdir(path.join(ws, 'environments'))).sort();
     for (const args of [['new', 'Bad\x1b[31mred'], ['rename', 'prod', 'prod\u202egnp'], ['new', 'two\nlines']]) {

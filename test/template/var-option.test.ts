@@ -20,10 +20,14 @@ describe('--var key=value', () => {
     ['novalue', /expects key=value.*"novalue" \(no "="\)/],
     ['=value', /the key before "=" is empty/],
     ['', /no "="/],
-    [' key=v', /starts or ends with a space/],
-    ['key =v', /starts or ends with a space/],
-    ['a\nb=v', /can't hold line breaks/],
-    ['{{a}}=v', /can't hold line breaks, "\{\{" or "\}\}"/],
+    // The rule of every variable key, in the words of the app's save (unusableKeyProblem).
+    [' key=v', /^--var " key=v": the key " key" can never be used: \{\{ key\}\} does not name it, since a key cannot hold a line break, "\{\{" or "\}\}", nor start or end with a space, tab, "\{" or "\}"; write the bare name, for example --var baseUrl=http:\/\/localhost:3000\.$/],
+    ['key =v', /the key "key " can never be used/],
+    ['a\nb=v', /the key "a\\nb" can never be used/],
+    ['{{a}}=v', /the key "\{\{a\}\}" can never be used/],
+    // Missed before the one rule was used: a key starting or ending with a brace.
+    ['{a=v', /the key "\{a" can never be used/],
+    ['a}=v', /the key "a\}" can never be used/],
   ];
   it.each(bad)('refuses %j with a message', (text, message) => {
     expect(() => parseVarOption(text)).toThrow(VarOptionError);

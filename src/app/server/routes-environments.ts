@@ -14,7 +14,7 @@ import { environmentSecretScopes, RunError, workspaceSecretScope } from '../../v
 import { createEnvironment, deleteEnvironment, saveRenamed } from '../../variables/manage-environments.js';
 import { checkNoSymlinks, ENVIRONMENTS_DIR, formatWarning, NameError, readResource, saveResource } from '../../workspace/index.js';
 import type { EnvironmentVariableView } from '../shared/api.js';
-import { unusableKeyProblem } from '../../support/placeholder-syntax.js';
+import { variableKeyProblem } from '../../variables/variable-keys.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -62,16 +62,9 @@ async function save(state: WorkspaceState, scope: Scope, body: unknown, page: st
     const problem = variableRowProblem(v);
     if (problem) throw new ApiError(400, `Not saved: variables[${i}]${problem}.`);
   });
-  // Two enabled rows of one key: only the first is used (run-variables.ts), the other's value is
-  // silently never seen. Refused; one enabled beside disabled ones (values to switch between) is fine.
-  const firstEnabled = new Map<string, number>();
-  given.forEach((v, i) => {
-    const { key, enabled } = v as { key: string; enabled?: boolean };
-    if (key === '' || enabled === false) return;
-    const first = firstEnabled.get(key);
-    if (first !== undefined) throw new ApiError(400, `Not saved: variables[${i}].key: ${JSON.stringify(key)} is also the key of variables[${first}], and both are enabled: only the first would be used. Remove one, or untick Enabled on one of them.`);
-    firstEnabled.set(key, i);
-  });
+  // Keys no placeholder can name, and two enabled rows of one key (variables/variable-keys.ts).
+  const keyProblem = variableKeyProblem(given as Array<{ key: string; enabled?: boolean }>);
+  if (keyProblem) throw new ApiError(400, `Not saved: variables[${keyProblem.index}].key: ${keyProblem.message}.`);
   // Rows without a key (the editor's empty last row) are not variables.
   const rows = given.filter((v) => (v as { key: string }).key !== '') as Array<{ key: string; value?: unknown; enabled?: unknown; secret?: unknown }>;
   const variables = rows.map((v) => ({ key: v.key, value: v.secret === true ? '' : String(v.value ?? ''), enabled: v.enabled !== false, secret: v.secret === true }));
@@ -123,9 +116,6 @@ function variableRowProblem(row: unknown): string | undefined {
   if (typeof row !== 'object' || row === null || Array.isArray(row)) return ` is ${describeValue(row)}, not a variable ({ key, value, enabled, secret })`;
   const { key, value, enabled, secret } = row as Record<string, unknown>;
   if (typeof key !== 'string') return `.key: expected text, got ${describeValue(key)}`;
-  // Refused, not saved with a warning: such a variable could be defined but never used.
-  const unusable = key === '' ? undefined : unusableKeyProblem(key);
-  if (unusable) return `.key: ${unusable}; rename the variable`;
   if (value !== undefined && value !== null && !['string', 'number', 'boolean'].includes(typeof value)) return `.value: expected text, got ${describeValue(value)}`;
   if (enabled !== undefined && typeof enabled !== 'boolean') return `.enabled: expected true or false, got ${describeValue(enabled)}`;
   if (secret !== undefined && typeof secret !== 'boolean') return `.secret: expected true or false, got ${describeValue(secret)}`;
