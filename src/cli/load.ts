@@ -24,7 +24,7 @@ import {
   type LiveTotals,
   type LoadResult,
 } from '../load/index.js';
-import { prepareReportFile, prepareWorkspaceReportFile, removeEmptyFolders, ReportFileError, writeReportFile } from '../runner/index.js';
+import { prepareReportFile, prepareWorkspaceReportFile, removeEmptyFolders, ReportFileError, ReportFolder, writeReportFile } from '../runner/index.js';
 import { StatusLine } from '../support/status-line.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
@@ -86,7 +86,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers, '--workers', 1, 256);
       const ws = await openWorkspaceFor(command, ctx);
       // As `ferry run`'s reports: inside the workspace, never through a linked folder.
-      if (outJson) await checkReportFile(outJson, flags.outJson!, ws.root, ctx);
+      const outFolder = outJson ? await checkReportFile(outJson, flags.outJson!, ws.root, ctx) : undefined;
       const data = new WorkspaceData(ws.id, ws.root);
       const settings = await readSettings();
 
@@ -133,7 +133,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
         status?.clear();
         stopListening();
       }
-      await report(result, { json, outJson, ctx });
+      await report(result, { json, outJson, outFolder, ctx });
     });
 
   load
@@ -147,7 +147,7 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       // `-r` and `--out-json` after `merge` are read by `load` (they are its options too).
       const flags = { ...load.opts<{ reporter?: string; outJson?: string }>(), ...own };
       const { json, outJson } = resultOutputs(flags, ctx);
-      if (outJson) await checkReportFile(outJson, undefined, undefined, ctx);
+      const outFolder = outJson ? await checkReportFile(outJson, undefined, undefined, ctx) : undefined;
       let merged: LoadResult;
       try {
         merged = mergeResults(await Promise.all(files.map((f) => readResultFile(path.resolve(ctx.cwd, f)))), files);
@@ -159,17 +159,17 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       if (missing.length > 0) {
         ctx.output.err(`ferry: segment${missing.length === 1 ? '' : 's'} ${missing.map((n) => `${n}/${merged.segments.of}`).join(', ')} missing: the thresholds judged only part of the test, so the merge fails (exit 1). Merge the result files of every segment.`);
       }
-      await report(merged, { json, outJson, ctx });
+      await report(merged, { json, outJson, outFolder, ctx });
     });
   for (const sub of load.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);
 }
 
-async function report(result: LoadResult, options: { json: boolean; outJson?: string; ctx: CliContext }): Promise<void> {
+async function report(result: LoadResult, options: { json: boolean; outJson?: string; outFolder?: ReportFolder; ctx: CliContext }): Promise<void> {
   const { ctx } = options;
   const text = `${JSON.stringify(result, null, 2)}\n`;
   if (options.outJson) {
     try {
-      await writeReportFile(options.outJson, text, '--out-json');
+      await writeReportFile(options.outJson, text, '--out-json', options.outFolder);
     } catch (error) {
       if (error instanceof ReportFileError) throw new CliError(error.message);
       throw error;
@@ -205,10 +205,12 @@ function reporterIsJson(name: string | undefined): boolean {
  * workspace on its way is refused too. The folders made for it go again when the command ends
  * with them empty (a load test refused after this check).
  */
-async function checkReportFile(file: string, display: string | undefined, workspaceRoot: string | undefined, ctx: CliContext): Promise<void> {
+async function checkReportFile(file: string, display: string | undefined, workspaceRoot: string | undefined, ctx: CliContext): Promise<ReportFolder> {
   try {
     const made = workspaceRoot !== undefined ? await prepareWorkspaceReportFile(file, '--out-json', display ?? file, workspaceRoot) : await prepareReportFile(file, '--out-json');
     (ctx.atEnd ??= []).push(() => removeEmptyFolders(made));
+    // The folder as checked: checked again before the result is put in place.
+    return new ReportFolder(file);
   } catch (error) {
     if (error instanceof ReportFileError) throw new CliError(error.message);
     throw error;

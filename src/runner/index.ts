@@ -15,7 +15,7 @@ export { JunitReporter } from './reporters/junit.js';
 export { HtmlReporter, escapeHtml } from './reporters/html.js';
 export { REPORTERS, REPORTER_NAMES, createReporter, isReporterName, type ReporterName, type ReportSink, type ReportOptions } from './reporters/index.js';
 export { captureResponse, REPORT_BODY_BYTES, type CapturedResponse } from './response-capture.js';
-export { prepareReportFile, prepareWorkspaceReportFile, removeEmptyFolders, writeReportFile, ReportFileWriter, ReportFileError } from './report-file.js';
+export { prepareReportFile, prepareWorkspaceReportFile, removeEmptyFolders, writeReportFile, ReportFileWriter, ReportFileError, ReportFolder } from './report-file.js';
 export { RunError } from './errors.js';
 // Lives in src/variables/; re-exported for `cli/serve.ts`, which another change rewrites.
 export { resolveEnvironment } from '../variables/index.js';

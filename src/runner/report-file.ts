@@ -87,8 +87,9 @@ export async function removeEmptyFolders(folders: readonly string[]): Promise<vo
   }
 }
 
-/** Writes the report, replacing the file whole. */
-export async function writeReportFile(file: string, text: string, option: string): Promise<void> {
+/** Writes the report, replacing the file whole; `folder`: its folder as checked at the start, checked again first. */
+export async function writeReportFile(file: string, text: string, option: string, folder?: ReportFolder): Promise<void> {
+  await folder?.check(option);
   try {
     await writeFileAtomic(file, text);
   } catch (error) {
@@ -114,19 +115,84 @@ function track(temp: string): void {
 }
 
 /**
+ * The first folder on the way to `dir` that is a symbolic link now but was not at the start, when
+ * `dir` resolved to `real`: the folder itself, or one above it. Undefined when there is none.
+ */
+async function firstLinkOnTheWay(dir: string, real: string): Promise<string | undefined> {
+  const ways: string[] = [];
+  for (let at = dir; ; at = path.dirname(at)) {
+    ways.unshift(at);
+    if (path.dirname(at) === at) break;
+  }
+  for (const at of ways) {
+    const stat = await fs.lstat(at).catch(() => undefined);
+    // A link that was there at the start resolves into the same real path: not the one swapped in.
+    if (stat?.isSymbolicLink() && !isInside(await fs.realpath(at).catch(() => at), real)) return at;
+  }
+  return undefined;
+}
+
+/** Which folder a path names: its real path (links on the way resolved) and the folder itself. */
+interface FolderIdentity {
+  real: string;
+  dev: number;
+  ino: number;
+}
+
+async function folderIdentity(dir: string): Promise<FolderIdentity | undefined> {
+  try {
+    const real = await fs.realpath(dir);
+    const stat = await fs.stat(real);
+    return stat.isDirectory() ? { real, dev: stat.dev, ino: stat.ino } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The folder of a report file as it is when this is made (before the run or load test, after
+ * `prepareReportFile`), checked again right before the report is put in place: one replaced by a
+ * symbolic link meanwhile (or a folder above it) would have the report land through the link.
+ * Links on the way that were there at the start (outside the workspace) are taken as they were.
+ */
+export class ReportFolder {
+  private readonly was: Promise<FolderIdentity | undefined>;
+
+  constructor(private readonly file: string) {
+    this.was = folderIdentity(path.dirname(file));
+  }
+
+  /** Throws a ReportFileError when the folder is no longer the one it was, saying what became of it. */
+  async check(option: string): Promise<void> {
+    const was = await this.was;
+    if (!was) return;
+    const dir = path.dirname(this.file);
+    const now = await folderIdentity(dir);
+    if (now && now.real === was.real && now.dev === was.dev && now.ino === was.ino) return;
+    const linked = await firstLinkOnTheWay(dir, was.real);
+    const what = linked ? `${linked} was replaced by a symbolic link, and Ferry never follows links` : now ? `${dir} was replaced by another folder` : `${dir} was moved or removed`;
+    throw new ReportFileError(`${option} ${this.file}: during the run ${what}: the report was not written. Keep the report's folder in place during the run (or give another path), then run again.`);
+  }
+}
+
+/**
  * A report written in pieces (`write` appends, `end` puts it in place): a temporary file beside
  * the target, flushed and renamed over it at the end; on a failure the temporary file goes and the
- * old report stays.
+ * old report stays. The report's folder is checked (ReportFolder) when the temporary file is made
+ * and again right before the rename.
  */
 export class ReportFileWriter {
   private handle: Promise<fs.FileHandle> | undefined;
   private readonly temp: string;
+  /** The folder as it was at the start: taken now, before the run sends anything. */
+  private readonly folder: ReportFolder;
 
   constructor(
     private readonly file: string,
     private readonly option: string,
   ) {
     this.temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    this.folder = new ReportFolder(file);
   }
 
   async write(text: string): Promise<void> {
@@ -143,6 +209,8 @@ export class ReportFileWriter {
       this.handle ??= this.open();
       const handle = await this.handle;
       await handle.sync();
+      // Right before the rename (the open checked it too): a folder swapped since is refused.
+      await this.folder.check(this.option);
       await handle.close();
       this.handle = undefined;
     } catch (error) {
@@ -159,7 +227,8 @@ export class ReportFileWriter {
     }
   }
 
-  private open(): Promise<fs.FileHandle> {
+  private async open(): Promise<fs.FileHandle> {
+    await this.folder.check(this.option);
     track(this.temp);
     return fs.open(this.temp, 'wx', 0o666);
   }
@@ -167,6 +236,8 @@ export class ReportFileWriter {
   private async failed(error: unknown): Promise<ReportFileError> {
     const handle = await this.handle?.catch(() => undefined);
     this.handle = undefined;
+    // Emptied first: in a folder moved away meanwhile, the path below no longer reaches it.
+    await handle?.truncate(0).catch(() => {});
     await handle?.close().catch(() => {});
     await fs.rm(this.temp, { force: true }).catch(() => {});
     writing.delete(this.temp);

@@ -112,6 +112,54 @@ describe('ferry run --out-* at a path that cannot take the report as asked', () 
     }
   });
 
+  it('a report folder replaced by a symbolic link during the run (to another folder, or to itself moved away; or a folder above it): the report is not written through the link, nor anywhere; exit 2 saying so', async () => {
+    await fs.writeFile(path.join(ws, 'requests', 'Slow.yaml'), `name: Slow\nurl: http://127.0.0.1:${(site.address() as AddressInfo).port}/slow\n`);
+    const out = await tempDir();
+    const swaps: Array<[what: string, report: string, swap: () => Promise<{ linked: string; untouched: string[] }>]> = [
+      ['the folder, for a link to another folder', 'reports/r.xml', async () => {
+        await fs.rename(path.join(out, 'reports'), path.join(out, 'moved'));
+        await fs.mkdir(path.join(out, 'elsewhere'));
+        await fs.symlink('elsewhere', path.join(out, 'reports'));
+        return { linked: path.join(out, 'reports'), untouched: ['moved', 'elsewhere'] };
+      }],
+      ['the folder, for a link to itself moved away', 'reports/r.xml', async () => {
+        await fs.rename(path.join(out, 'reports'), path.join(out, 'moved'));
+        await fs.symlink('moved', path.join(out, 'reports'));
+        return { linked: path.join(out, 'reports'), untouched: ['moved'] };
+      }],
+      ['a folder above it, for a link', 'ci/reports/r.xml', async () => {
+        await fs.rename(path.join(out, 'ci'), path.join(out, 'moved'));
+        await fs.mkdir(path.join(out, 'elsewhere', 'reports'), { recursive: true });
+        await fs.symlink('elsewhere', path.join(out, 'ci'));
+        return { linked: path.join(out, 'ci'), untouched: ['moved/reports', 'elsewhere/reports'] };
+      }],
+    ];
+    for (const [what, report, swap] of swaps) {
+      await fs.rm(out, { recursive: true, force: true });
+      await fs.mkdir(path.join(out, path.dirname(report)), { recursive: true });
+      const file = path.join(out, report);
+      await fs.writeFile(file, '<old/>');
+      release = undefined as typeof release; // (not narrowed to undefined: the server sets it)
+      const running = ferry(['-w', ws, 'run', 'Slow', '--out-junit', file]);
+      for (let waited = 0; !release; waited += 20) {
+        if (waited > 15_000) throw new Error('the run\'s request did not arrive');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const { linked, untouched } = await swap();
+      const listed = async () => Object.fromEntries(await Promise.all(untouched.map(async (dir) => [dir, (await fs.readdir(path.join(out, dir))).sort()] as const)));
+      const before = await listed();
+      release();
+      const result = await running;
+      expect(result.code, what).toBe(2);
+      expect(result.stderr, what).toContain(`ferry: --out-junit ${file}: during the run ${linked} was replaced by a symbolic link, and Ferry never follows links: the report was not written. Keep the report's folder in place during the run (or give another path), then run again.`);
+      expect(result.stdout, what).toContain('Slow');
+      // Nothing written through the link, nor left in the folder moved away (no report, no temporary file).
+      expect(await listed(), what).toEqual(before);
+      // The old report stays as it was, in the folder moved away.
+      expect(await fs.readFile(path.join(out, 'moved', ...report.split('/').slice(1)), 'utf8'), what).toBe('<old/>');
+    }
+  });
+
   it('a process that quits while a report is half written (a second Ctrl-C: process.exit(130)) leaves no temporary file; the old report stays', async () => {
     const out = await tempDir();
     const file = path.join(out, 'r.json');

@@ -134,6 +134,26 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
     expect(server.byPath.size).toBe(0);
     await fs.rm(elsewhere, { recursive: true, force: true });
   });
+
+  it('--out-json whose folder is replaced by a symbolic link while the test runs: the result is not written through it; exit 2 saying so', async () => {
+    const { root, server } = await workspace({ ok: { stages: steady(20, 1.5) } });
+    await fs.mkdir(path.join(root, 'results'));
+    const elsewhere = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-elsewhere-'));
+    const file = path.join(root, 'results', 'run.json');
+    const running = ferry(['-w', root, 'load', 'ok', '--out-json', file, '--workers', '1']);
+    for (let waited = 0; server.byPath.size === 0; waited += 20) {
+      if (waited > 15_000) throw new Error('the load test\'s requests did not arrive');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await fs.rename(path.join(root, 'results'), path.join(root, 'moved'));
+    await fs.symlink(elsewhere, path.join(root, 'results'));
+    const result = await running;
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`ferry: --out-json ${file}: during the run ${path.join(root, 'results')} was replaced by a symbolic link, and Ferry never follows links: the report was not written.`);
+    expect(await fs.readdir(elsewhere)).toEqual([]);
+    expect(await fs.readdir(path.join(root, 'moved'))).toEqual([]);
+    await fs.rm(elsewhere, { recursive: true, force: true });
+  });
 });
 
 describe('ferry load: thresholds, exit codes, JSON', () => {
