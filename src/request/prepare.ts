@@ -63,6 +63,12 @@ export interface PrepareOptions {
   signEachSend?: boolean;
   /** Who shows a refusal (how it says to choose an environment); the command line's when left out. */
   face?: Face;
+  /**
+   * What the request is prepared for: a send (the default), or `describe`, listing what its target
+   * offers (the kind's `describe`: the app's gRPC method and MCP tool pickers), which needs no
+   * method chosen yet (KindRules.methodIs).
+   */
+  purpose?: 'send' | 'describe';
 }
 
 /** HTTP's rules, for callers that prepare HTTP requests only (code export, tests). */
@@ -78,7 +84,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   const rules = options.kind ?? HTTP_RULES;
   if (rules.kind !== request.kind) throw new PrepareError(`${where}: a ${request.kind} request is not sent as ${rules.noun.replace(/ request$/, '')}.`);
 
-  const method = prepareMethod(fill(request.method), rules, where);
+  const method = prepareMethod(fill(request.method), rules, where, options.purpose ?? 'send');
   const typedUrl = applyPathParams(fill(request.url), request.pathParams, fill);
   // A `text` kind that lists schemes (MCP: a URL or a command) prepares a typed `scheme://…` as a URL: headers and auth apply, other schemes are refused.
   const typedAsUrl = rules.url === 'text' && rules.schemes.length > 0 && /^[a-z][a-z0-9+.-]*:\/\//i.test(typedUrl.trim());
@@ -224,14 +230,18 @@ function checkAuthHeaders(added: readonly PreparedHeader[], auth: Auth, where: s
   }
 }
 
-/** HTTP methods are tokens, upper-cased (GET when empty); other kinds read `method` as typed or not at all. */
-function prepareMethod(typed: string, rules: KindRules, where: string): string {
+/**
+ * HTTP methods are tokens, upper-cased (GET when empty); other kinds read `method` as typed or not
+ * at all. A kind's `methodIs` is required to send only: a describe lists the methods to choose from.
+ */
+function prepareMethod(typed: string, rules: KindRules, where: string, purpose: 'send' | 'describe'): string {
   if (rules.method === 'none') return '';
   if (rules.method === 'text') {
     const text = typed.trim();
-    if (rules.methodIs && text.toUpperCase() === 'GET') {
+    if (rules.methodIs && purpose === 'send' && text.toUpperCase() === 'GET') {
       const choices = rules.methodChoices ? `: ${rules.methodChoices.slice(0, -1).join(', ')} or ${rules.methodChoices.at(-1)}` : '';
-      throw new PrepareError(`${where}: method: "${text}" is HTTP's method, which a request without method gets; for ${rules.noun}, method is ${rules.methodIs}${choices}. Set it, such as method: ${rules.methodChoices?.[0] ?? '…'}.`);
+      const example = rules.methodExample ?? rules.methodChoices?.[0] ?? '…';
+      throw new PrepareError(`${where}: method: "${text}" is HTTP's method, which a request without method gets; for ${rules.noun}, method is ${rules.methodIs}${choices}. Set it, such as method: ${example}.`);
     }
     return text;
   }

@@ -145,12 +145,16 @@ export interface KindRules {
   /** `http`: an HTTP method token, upper-cased (GET when empty); `text`: filled as typed (gRPC's Service/Method, a DNS type); `none`: not used. */
   method: 'http' | 'text' | 'none';
   /**
-   * `text` kinds whose `method` is one of a few names (DNS's record types): what it holds, as a
-   * sentence ends (`the record type to ask for`). A request that has HTTP's GET there (the
-   * format's default, which a request without `method` gets) is refused saying so and listing
-   * `methodChoices`, not with the kind's message for a name it does not know.
+   * `text` kinds whose `method` names what to send (DNS's record type, gRPC's call): what it holds,
+   * as a sentence ends (`the record type to ask for`). A request that has HTTP's GET there (the
+   * format's default, which a request without `method` gets) is refused saying so, listing
+   * `methodChoices` and giving `methodExample`, not with the kind's message for a name it does not
+   * know. Required to send, not to describe: prepared for the kind's `describe` (the app's method
+   * picker, where the method is chosen), the request is not refused for it.
    */
   methodIs?: string;
+  /** The `method` that refusal gives as an example (gRPC: helloworld.Greeter/SayHello); else the first of `methodChoices`. */
+  methodExample?: string;
   /** What the app's method box offers (DNS record types); absent: HTTP's methods. Any other text may still be typed in the file. */
   methodChoices?: readonly string[];
   /** The request's kind-specific option section (spec 2.8), when it has one. */

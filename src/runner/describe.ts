@@ -1,7 +1,7 @@
 /**
  * What a request's target offers (issue 26: the app's gRPC method and MCP tool pickers): the
- * request prepared exactly as a send prepares it (`prepareItem`), then the kind's `describe`
- * with the same send context. A kind without `describe` is refused in one line.
+ * request prepared as a send prepares it (`prepareItem`, for the purpose `describe`: no method
+ * need be chosen yet), then the kind's `describe` with the same send context. A kind without `describe` is refused in one line.
  */
 import { formatWarning, type RunItem } from '../workspace/index.js';
 import { requestKind, ProgramRefusedError, SendError, type KindCatalog, type ProgramSpec } from '../protocols/index.js';
@@ -26,7 +26,8 @@ export async function describeItem(item: RunItem, ctx: RunContext, signal?: Abor
   const node = item.node;
   const kind = requestKind(node.request.kind);
   if (!kind.describe) throw new DescribeError(`${kind.noun} has no list of methods or tools to show; only gRPC and MCP requests do.`);
-  const ready = await prepareItem(item, node, { ...ctx, signal }, { iteration: 0, iterationCount: 1 });
+  // As a send prepares it, less what only a send needs (a method chosen: the list is where it is chosen).
+  const ready = await prepareItem(item, node, { ...ctx, signal }, { iteration: 0, iterationCount: 1, purpose: 'describe' });
   if (!ready.ready) {
     const { result } = ready.outcome;
     throw new DescribeError(result.skipped ? `not listed: ${result.skipped}.` : (result.error ?? `requests/${node.path} could not be prepared.`));

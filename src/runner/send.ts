@@ -30,6 +30,8 @@ export interface SendInfo {
    * iterations, as in Postman. Absent for a single send (the app's Send), where they last that send.
    */
   locals?: VariableValues;
+  /** Prepared to list what the target offers (runner/describe.ts), not to be sent: see PrepareOptions.purpose. */
+  purpose?: 'describe';
 }
 
 function baseResult(item: RunItem, iteration: number): RequestResult {
@@ -207,6 +209,7 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
         kind,
         oauth2: oauth2Options(ctx, request, { path: node.path, scripted: pre.length > 0 }),
         face: ctx.face,
+        ...(info.purpose ? { purpose: info.purpose } : {}),
       },
     );
   } catch (error) {

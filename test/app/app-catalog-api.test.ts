@@ -20,6 +20,7 @@ import { openWorkspace } from '../../src/workspace/index.js';
 import { startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { ferry } from '../support/cli.js';
 
 let ws: TempWorkspace | undefined;
 let app: AppServer | undefined;
@@ -89,6 +90,22 @@ describe('gRPC methods in the picker', () => {
     const sent = await call<{ result: { status: number; statusText: string }; response: { bodyBase64: string } }>('/api/send', { path: 'G.yaml', request: { ...request, method: say.apply.method, body: { type: 'text', text: filled } } });
     expect(sent.status).toBe(200);
     expect(JSON.parse(Buffer.from(sent.body.response.bodyBase64, 'base64').toString('utf8'))).toMatchObject({ text: 'hello picker' });
+  });
+
+  it('a hand-written file without method: the picker lists its methods; a send (the app\'s, ferry run\'s) is refused at preparation naming the field, with an example', async () => {
+    peer = await startGrpcPeer();
+    closers.push(() => peer.close());
+    // No `method`: the format's default, HTTP's GET, is what the request holds.
+    const call = await openApp({ 'requests/G.yaml': `name: g\nkind: grpc\nurl: ${peer.url}\n` });
+    const listed = await call<KindCatalog>('/api/describe', { path: 'G.yaml' });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.entries.map((e) => e.name)).toContain('ferry.test.Echo/Say');
+    const refusal = 'requests/G.yaml: method: "GET" is HTTP\'s method, which a request without method gets; for a gRPC request, method is the call to make, package.Service/Method. Set it, such as method: helloworld.Greeter/SayHello.';
+    const sent = await call<{ result: { error?: string } }>('/api/send', { path: 'G.yaml' });
+    expect(sent.body.result.error, JSON.stringify(sent.body)).toBe(refusal);
+    const run = await ferry(['-w', ws!.root, 'run', 'G']);
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain(refusal);
   });
 
   it('lists from proto files: a recursive type gives a finite skeleton; maps, oneofs, enums, longs and bytes have their values', async () => {

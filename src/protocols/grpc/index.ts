@@ -13,6 +13,9 @@ export const grpcKind: RequestKindModule = {
   url: 'url',
   schemes: ['grpc', 'grpcs'],
   method: 'text',
+  // Required to send, not to describe: the method picker lists a file's calls before one is chosen.
+  methodIs: 'the call to make, package.Service/Method',
+  methodExample: 'helloworld.Greeter/SayHello',
   options: 'grpc',
   // A gRPC call is an HTTP/2 POST whatever `method` (the call's name) says: auth signs it so.
   wireMethod: 'POST',
