@@ -12,6 +12,7 @@
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { splitDnsAddress } from '../../../support/dns-address.js';
+import { capConnections } from '../../connection-cap.js';
 import { ServerError } from '../../errors.js';
 import type { Listener } from '../../listener.js';
 import { rawPlainTextAnswer } from '../../http-types.js';
@@ -61,8 +62,6 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * nginx's default `worker_connections 512` counts both sides the same way.
  */
 export const MAX_RELAYED_CLIENTS = 256;
-/** Refused clients past the first are counted into one record per this interval, not a record each. */
-const REFUSAL_SUMMARY_MS = 1000;
 
 interface State {
   host: string;
@@ -79,9 +78,6 @@ class RelayKind implements SocketKindInstance {
   readonly sendForm = { event: false, hex: false };
   /** Bound to 127.0.0.1: a browser's request addressed to another name is refused (browser-head.ts). */
   #loopbackOnly = false;
-  /** Clients refused since the last refusal record, and the timer that records them. */
-  #refusedSince = 0;
-  #refusalTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly context: KindContext) {}
 
@@ -114,34 +110,16 @@ class RelayKind implements SocketKindInstance {
     return [...this.#clients.keys()].map((peer) => ({ id: peer, label: peer }));
   }
 
-  close(): void {
-    clearTimeout(this.#refusalTimer);
-    this.#refusalTimer = undefined;
-  }
+  close(): void {}
 
   async listen(bind: BindOptions): Promise<Listener> {
     this.#loopbackOnly = bind.host === '127.0.0.1';
     const all = new Set<Socket>();
     const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (client) => this.#relay(client, all));
-    server.maxConnections = MAX_RELAYED_CLIENTS;
-    server.on('drop', (data) => this.#refuse(data ? `${data.remoteAddress}:${data.remotePort}` : 'a client'));
-    return listenStream(server, bind, all, 'tcp');
-  }
-
-  /** Node has closed a client past the limit: the first of a burst is recorded at once, the rest once a second as a count. */
-  #refuse(peer: string): void {
-    const { traffic, id } = this.context;
     const why = `${MAX_RELAYED_CLIENTS} clients are relayed already, the relay's limit (each holds a connection to the target); close some, or start a second relay`;
-    if (this.#refusalTimer !== undefined) return void this.#refusedSince++;
-    traffic.add(messageRecord('tcpProxy', id, 'exchange', { peer, event: 'error', preview: `refused: ${why}` }, {}));
-    const summarize = () => {
-      if (this.#refusedSince === 0) return void (this.#refusalTimer = undefined);
-      const count = this.#refusedSince;
-      this.#refusedSince = 0;
-      traffic.add(messageRecord('tcpProxy', id, 'exchange', { peer: 'clients', event: 'error', preview: `refused ${count} more: ${why}` }, {}));
-      this.#refusalTimer = setTimeout(summarize, REFUSAL_SUMMARY_MS).unref();
-    };
-    this.#refusalTimer = setTimeout(summarize, REFUSAL_SUMMARY_MS).unref();
+    const { traffic, id } = this.context;
+    capConnections(server, MAX_RELAYED_CLIENTS, why, (peer, preview) => traffic.add(messageRecord('tcpProxy', id, 'exchange', { peer, event: 'error', preview }, {})));
+    return listenStream(server, bind, all, 'tcp');
   }
 
   #relay(client: Socket, all: Set<Socket>): void {

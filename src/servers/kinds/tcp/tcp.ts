@@ -2,11 +2,13 @@
  * The TCP server (spec 2.11 `socket`, kind `tcp`): its own listening socket, TLS when the file
  * turns it on. Each connection gets the `greeting`, then the byte stream is cut into messages by
  * the `framing` and each is answered by the `mode` (echo sends back the bytes as received; rule
- * replies are framed). Stopping destroys every connection.
+ * replies are framed). Stopping destroys every connection. At most CONNECTION_CAPS.tcp
+ * connections at once (connection-cap.ts).
  */
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { compile, type Template } from '../../../template/index.js';
+import { CONNECTION_CAPS, capConnections } from '../../connection-cap.js';
 import type { Listener } from '../../listener.js';
 import type { BindOptions, ClientInfo, KindContext, KindSettings, PushOptions, SendForm, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { answerMessage, pushToPeers, socketSendForm, type SocketState } from '../messages/answer.js';
@@ -87,6 +89,9 @@ class TcpKind implements SocketKindInstance {
       const preview = `TLS handshake failed: ${handshakeFailure(error)}`;
       this.context.traffic.add(messageRecord('tcp', this.context.id, 'exchange', { peer, event: 'error', preview }, { level: 'warning' }));
     });
+    const max = CONNECTION_CAPS.tcp;
+    const why = `${max.toLocaleString('en-US')} connections are open already, the TCP server's limit; close some, or spread the clients over a second server`;
+    capConnections(server, max, why, (peer, preview) => this.context.traffic.add(messageRecord('tcp', this.context.id, 'exchange', { peer, event: 'error', preview }, {})));
     return listenStream(server, bind, all, bind.tls ? 'tls' : 'tcp');
   }
 

@@ -1,0 +1,64 @@
+/**
+ * The connection caps of the servers (servers/connection-cap.ts), live on 127.0.0.1: the cap
+ * lowered for the test, the connections past it closed at once, the refusals of a burst recorded
+ * as one record and a count, and the connections kept still answered.
+ */
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONNECTION_CAPS } from '../../src/servers/connection-cap.js';
+import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
+import type { TrafficRecord } from '../../src/servers/index.js';
+import { eventually, makeWorkspace, serve } from './helpers.js';
+
+const DEFAULTS = { ...CONNECTION_CAPS };
+afterEach(() => void Object.assign(CONNECTION_CAPS, DEFAULTS));
+
+const opened: net.Socket[] = [];
+afterEach(() => {
+  while (opened.length) opened.pop()!.destroy();
+});
+
+/** A client that collects what it is sent, and whether the server closed it. */
+function client(port: number) {
+  const socket = net.connect(port, '127.0.0.1');
+  opened.push(socket);
+  const got: Buffer[] = [];
+  let closed = false;
+  socket.on('data', (c) => got.push(c));
+  socket.on('error', () => {});
+  socket.on('close', () => (closed = true));
+  return { socket, text: () => Buffer.concat(got).toString(), closed: () => closed };
+}
+
+async function start(servers: Record<string, Record<string, unknown>>) {
+  const handle = await serve(await makeWorkspace({ servers }));
+  if (handle.failures.length) throw new Error(handle.failures[0]!.message);
+  return { handle, port: handle.servers[0]!.port };
+}
+
+const refusals = (records: readonly TrafficRecord[]) => (records as MessageRecord[]).filter((r) => r.detail.preview?.startsWith('refused'));
+
+describe('connection caps', () => {
+  it('a TCP server keeps at most its cap of connections: one more is closed at once, a burst is one record and a count, the others are still answered', async () => {
+    CONNECTION_CAPS.tcp = 8;
+    const { handle, port } = await start({ raw: { name: 'Raw', kind: 'tcp', socket: { greeting: 'hi', lineEnding: 'lf' } } });
+    const kept = Array.from({ length: 8 }, () => client(port));
+    await eventually(async () => kept.every((c) => c.text() === 'hi\n'));
+    const extra = Array.from({ length: 5 }, () => client(port));
+    await eventually(async () => extra.every((c) => c.closed()), 3000);
+    expect(extra.map((c) => c.text())).toEqual(['', '', '', '', '']);
+    const why = "8 connections are open already, the TCP server's limit; close some, or spread the clients over a second server";
+    await eventually(async () => refusals(handle.traffic.recent()).length === 2, 3000);
+    const [first, more] = refusals(handle.traffic.recent());
+    expect(first!.summary).toMatch(new RegExp(`^↔ 127\\.0\\.0\\.1:\\d+ error refused: ${why.replace(/[.()]/g, '\\$&')}$`));
+    expect([first!.kind, first!.level, more!.detail.peer, more!.detail.preview]).toEqual(['tcp', 'error', 'clients', `refused 4 more: ${why}`]);
+    // The connections kept are still answered, and one that leaves makes room for the next.
+    kept[0]!.socket.write('still there?');
+    await eventually(async () => kept[0]!.text() === 'hi\nstill there?');
+    kept[1]!.socket.destroy();
+    await eventually(async () => handle.servers[0]!.openStreams() === 7);
+    const next = client(port);
+    await eventually(async () => next.text() === 'hi\n');
+    expect(kept.slice(2).every((c) => !c.closed())).toBe(true);
+  });
+});
