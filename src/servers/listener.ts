@@ -2,7 +2,8 @@
  * The shared HTTP listener, the socket side of every kind with transport `sharedHttp`: plain
  * HTTP/1.1, or with TLS HTTP/2 and HTTP/1.1 on one port (ALPN picks). It keeps track of its
  * connections so that stopping really stops: open keep-alive connections, hung requests, event
- * streams and upgraded sockets are closed, not waited for. Own-socket kinds return the same
+ * streams and upgraded sockets are closed, not waited for. It keeps at most
+ * CONNECTION_CAPS.sharedHttp connections at once (connection-cap.ts). Own-socket kinds return the same
  * `Listener` shape and word their bind errors with `bindFailure` (as a ServerError: `bindError`).
  */
 import http, { type IncomingMessage } from 'node:http';
@@ -10,6 +11,7 @@ import http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
+import { CONNECTION_CAPS, capConnections } from './connection-cap.js';
 import { ServerError } from './errors.js';
 import { answerable, type AnyRequest, type AnyResponse, firstHeader, plainTextHeaders, rawPlainTextAnswer } from './http-types.js';
 import type { TlsMaterial } from './tls.js';
@@ -35,6 +37,8 @@ export interface ListenOptions {
   file: string;
   /** Told of each request refused for a foreign Host (see `loopbackNamesOnly`), so the traffic log shows it. */
   onRefused?: (refused: RefusedRequest) => void;
+  /** Told of connections closed past the cap (a burst as one call and a count, connection-cap.ts), so the traffic log shows them. */
+  onRefusedConnection?: (peer: string, preview: string) => void;
 }
 
 /** A request the DNS-rebinding guard refused, as the traffic log records it. */
@@ -58,6 +62,9 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   const server = options.tls
     ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true }, handler)
     : http.createServer({ keepAliveTimeout: 5000 }, handler);
+  const max = CONNECTION_CAPS.sharedHttp;
+  const why = `${max.toLocaleString('en-US')} connections are open already, the server's limit; close some (a load test: fewer users or a lower maxInFlight), or spread the clients over a second server`;
+  capConnections(server, max, why, options.onRefusedConnection ?? (() => {}));
   // The raw TCP socket, for both kinds (TLS wraps it later); destroying it ends everything on it.
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);

@@ -19,6 +19,7 @@ import type { RunningServer, ServerNotice, ServerOptions } from './types.js';
 import { readServerVariables } from './server-variables.js';
 import { exposureWarning } from './exposure.js';
 import { httpExchangeRecord } from './http-traffic.js';
+import { messageRecord } from './kinds/messages/traffic.js';
 import { watchSettled } from './settled-watch.js';
 
 /** A server file as the workspace gives it (`Workspace.servers` entries fit). */
@@ -150,6 +151,8 @@ async function launchKind(entry: ServerEntry, config: ServerFile, options: Serve
         upgrade: shared.upgrade?.bind(shared),
         // Refused before any kind saw it: recorded here, so a rebinding attempt shows in the log.
         onRefused: (r) => traffic.add(httpExchangeRecord(config.kind, entry.id, r.start, performance.now() - r.start, { method: r.method, path: r.path, route: '', status: r.status, note: 'foreignHost', host: r.host }, 0, r.bytesOut)),
+        // No request yet: a connection's record, as the message kinds word theirs.
+        onRefusedConnection: (peer, preview) => traffic.add(messageRecord(config.kind, entry.id, 'exchange', { peer, event: 'error', preview }, {})),
       });
   } else {
     const own = module.create(context);

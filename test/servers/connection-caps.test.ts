@@ -5,6 +5,7 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadTestSchema } from '../../src/model/loadtest.js';
 import { CONNECTION_CAPS } from '../../src/servers/connection-cap.js';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import type { TrafficRecord } from '../../src/servers/index.js';
@@ -60,5 +61,34 @@ describe('connection caps', () => {
     const next = client(port);
     await eventually(async () => next.text() === 'hi\n');
     expect(kept.slice(2).every((c) => !c.closed())).toBe(true);
+  });
+
+  it('the port the HTTP kinds share keeps at most its cap: one more is closed at once and recorded, keep-alive connections kept are still answered', async () => {
+    CONNECTION_CAPS.sharedHttp = 8;
+    const { handle, port } = await start({ api: { name: 'API', http: { routes: [{ path: '/ok', body: 'ok' }] } } });
+    const ask = 'GET /ok HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+    const answers = (text: string) => text.split('HTTP/1.1 200 OK').length - 1;
+    const kept = Array.from({ length: 8 }, () => client(port));
+    for (const c of kept) c.socket.write(ask);
+    await eventually(async () => kept.every((c) => answers(c.text()) === 1));
+    const extra = Array.from({ length: 5 }, () => client(port));
+    for (const c of extra) c.socket.write(ask);
+    await eventually(async () => extra.every((c) => c.closed()), 3000);
+    expect(extra.map((c) => c.text())).toEqual(['', '', '', '', '']);
+    const why = "8 connections are open already, the server's limit; close some (a load test: fewer users or a lower maxInFlight), or spread the clients over a second server";
+    await eventually(async () => refusals(handle.traffic.recent()).length === 2, 3000);
+    const [first, more] = refusals(handle.traffic.recent());
+    expect(first!.summary).toMatch(/^↔ 127\.0\.0\.1:\d+ error refused: 8 connections are open already/);
+    expect([first!.kind, first!.level, first!.detail.preview, more!.detail.peer, more!.detail.preview]).toEqual(['http', 'error', `refused: ${why}`, 'clients', `refused 4 more: ${why}`]);
+    // Each kept connection answers again (keep-alive), none was closed.
+    for (const c of kept) c.socket.write(ask);
+    await eventually(async () => kept.every((c) => answers(c.text()) === 2));
+    expect(kept.every((c) => !c.closed())).toBe(true);
+    expect(handle.servers[0]!.openConnections()).toBe(8);
+  });
+
+  it('the shared port\'s cap is above the connections a default load test opens (one per request in flight)', () => {
+    const defaults = loadTestSchema.parse({ name: 'Default' });
+    expect(CONNECTION_CAPS.sharedHttp).toBeGreaterThan(defaults.maxInFlight);
   });
 });
