@@ -197,6 +197,45 @@ describe('TCP server', () => {
     socket.destroy();
   });
 
+  it('answers the lines of one read as the client reads the replies: many short lines owed a big reply do not pile up unsent', async () => {
+    // 4,000 lines in one write, each owed 16 KB: 64 MB that would all wait in memory at once.
+    const reply = 'r'.repeat(16 * 1024 - 1);
+    const { port, handle } = await tcpServer({ mode: 'rules', framing: 'line', lineEnding: 'lf', rules: [{ match: 'any', reply }] });
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.pause(); // does not read, for now
+    socket.end('x\n'.repeat(4000)); // and ends its side: it is still owed every reply
+    // Replies recorded as sent (counted as they come: the log keeps the last 500).
+    let replies = 0;
+    handle.traffic.subscribe((records) => (replies += records.filter((r) => r.direction === 'out').length));
+    const answered = () => replies;
+    await eventually(async () => answered() > 0);
+    await new Promise((r) => setTimeout(r, 300));
+    // What the kernel's buffers take (a few MB on loopback), not 4,000 replies.
+    expect(answered()).toBeLessThan(1000);
+    // Read, every reply comes, in order.
+    let received = 0;
+    socket.on('data', (c: Buffer) => (received += c.length));
+    const ended = new Promise((r) => socket.once('end', r));
+    socket.resume();
+    await ended; // the server ends its side after the last reply
+    expect(received).toBe(4000 * 16 * 1024);
+    await eventually(async () => answered() === 4000);
+    // A client that leaves without reading: the lines it was never answered are counted in its close record.
+    const other = net.connect(port, '127.0.0.1');
+    other.on('error', () => {});
+    await new Promise((r) => other.once('connect', r));
+    other.pause();
+    other.write('x\n'.repeat(4000));
+    const total = handle.traffic.total;
+    await eventually(async () => handle.traffic.total > total + 10);
+    other.destroy();
+    await eventually(async () => (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'close').length === 2);
+    const close = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'close')[1]!;
+    expect(close.level).toBe('warning');
+    expect(close.note).toMatch(/^[\d,]+ messages read and not answered: the client left without reading the replies before them$/);
+  });
+
   it('stops reading from a client whose delayed replies pile up, and drops a closed client\'s replies at once', async () => {
     // Each 1,000-byte line is owed a reply holding it for 60 s: reading on without a bound would
     // keep every line the client sends in memory until then.

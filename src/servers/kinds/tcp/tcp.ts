@@ -17,7 +17,7 @@ import { frame, type Framed, serverDeframer, type FramingOptions } from '../mess
 import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
-import { listenStream, readAfterDrain } from '../stream-listener.js';
+import { listenStream } from '../stream-listener.js';
 import { HELD_TIMINGS, OwedReplies, PendingTimers, watchHeld } from '../pending-timers.js';
 
 interface State extends SocketState, FramingOptions {
@@ -118,6 +118,7 @@ class TcpKind implements SocketKindInstance {
     // its own once both hold, so a half-closed client still gets every reply.
     let clientEnded = false;
     // Past the bound, not read until some have gone (after a drain too, if a write waits for one).
+    let owedHeld = false;
     let heldNote: string | undefined;
     const watch = watchHeld(socket, () => {
       heldNote = `not read (${owed.count.toLocaleString('en-US')} delayed replies owed) and nothing sent for ${HELD_TIMINGS.idleMs / 1000} s: closed by the server, its replies dropped`;
@@ -125,37 +126,29 @@ class TcpKind implements SocketKindInstance {
     });
     const owed = new OwedReplies(this.#timers, (held) => {
       watch(held);
-      if (held) socket.pause();
-      else if (socket.writableNeedDrain) socket.once('drain', () => socket.resume());
-      else socket.resume();
+      owedHeld = held;
+      updateReading();
     });
+    // Messages read and not answered yet. The replies to one read can be far bigger than it (short
+    // lines each owed a big reply): once the socket's buffer is full, the rest wait for its drain.
+    // A client that does not read what it is sent is not read either (as a pipe waits for its
+    // reader), so what waits in memory is one read's messages, not all their replies.
+    let waiting: Framed[] = [];
+    let next = 0;
+    const updateReading = () => {
+      if (owedHeld || next < waiting.length || socket.writableNeedDrain) socket.pause();
+      else socket.resume();
+    };
     const endIfDone = () => {
-      if (clientEnded && owed.count === 0 && !socket.destroyed) socket.end();
+      if (clientEnded && owed.count === 0 && next >= waiting.length && !socket.destroyed) socket.end();
     };
-    const answer = (messages: Framed[]) => {
-      for (const { content, wire } of messages) {
-        const now = this.#state!;
-        const shown = preview(content, now.encoding === 'hex');
-        if (now.mode === 'echo') {
-          // One record for the message and its echo, as the WebSocket server keeps it. A client
-          // that does not read its echo is not read either (as a pipe does), so what waits in
-          // memory stays bounded.
-          if (socket.writable && !socket.write(wire)) readAfterDrain(socket);
-          traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length, bytesOut: wire.length, note: 'echoed' }));
-          continue;
-        }
-        traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length }));
-        const answer = answerMessage(now, content, wire);
-        if (answer === undefined) continue;
-        if (answer.delayMs === 0) this.#write(socket, peer, answer.bytes, state, answer.rule);
-        else {
-          owed.later(answer.delayMs, answer.bytes.length, () => {
-            this.#write(socket, peer, answer.bytes, state, answer.rule);
-            endIfDone();
-          });
-        }
-      }
+    const answerWaiting = () => {
+      while (next < waiting.length && !socket.writableNeedDrain && !socket.destroyed) this.#answer(socket, peer, waiting[next++]!, state, owed, endIfDone);
+      if (next >= waiting.length) [waiting, next] = [[], 0];
+      updateReading();
+      endIfDone();
     };
+    socket.on('drain', answerWaiting);
     socket.on('data', (chunk: Buffer) => {
       bytesIn += chunk.length;
       let messages;
@@ -167,7 +160,9 @@ class TcpKind implements SocketKindInstance {
         socket.destroy();
         return;
       }
-      answer(messages);
+      if (waiting.length === 0) waiting = messages;
+      else for (const message of messages) waiting.push(message);
+      answerWaiting();
     });
     // The end of the client's input ends a last line without its LF (`printf 'a\nb' | nc`): it is
     // a message too, answered when the client only ended its side, logged when it is gone. A
@@ -176,8 +171,10 @@ class TcpKind implements SocketKindInstance {
       const { last, cutOff } = deframer.end();
       if (last !== undefined) {
         const now = this.#state!;
-        if (!gone) answer([{ content: last, wire: last }]);
-        else {
+        if (!gone) {
+          waiting.push({ content: last, wire: last });
+          answerWaiting();
+        } else {
           const note = now.mode === 'echo' || now.mode === 'rules' ? { note: 'not answered: the connection closed' } : {};
           traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: preview(last, now.encoding === 'hex') }, { bytesIn: last.length, ...note }));
         }
@@ -194,9 +191,35 @@ class TcpKind implements SocketKindInstance {
       if (!clientEnded) takeRest(true);
       owed.cancel();
       this.#sockets.delete(socket);
-      const why = heldNote === undefined ? {} : { note: heldNote, level: 'warning' as const };
+      // Messages read and never answered: the client left without reading the replies before them.
+      const unanswered = waiting.length - next;
+      const note = heldNote ?? (unanswered > 0 ? `${unanswered.toLocaleString('en-US')} messages read and not answered: the client left without reading the replies before them` : undefined);
+      const why = note === undefined ? {} : { note, level: 'warning' as const };
       traffic.add(messageRecord('tcp', id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn, bytesOut: written(), ...why }));
     });
+  }
+
+  /** Answers one message as the mode says (replies framed as the connection began), and records it. */
+  #answer(socket: Socket, peer: string, { content, wire }: Framed, framing: FramingOptions, owed: OwedReplies, endIfDone: () => void): void {
+    const state = this.#state!;
+    const { traffic, id } = this.context;
+    const shown = preview(content, state.encoding === 'hex');
+    if (state.mode === 'echo') {
+      // One record for the message and its echo, as the WebSocket server keeps it.
+      if (socket.writable) socket.write(wire);
+      traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length, bytesOut: wire.length, note: 'echoed' }));
+      return;
+    }
+    traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: shown }, { bytesIn: wire.length }));
+    const answer = answerMessage(state, content, wire);
+    if (answer === undefined) return;
+    if (answer.delayMs === 0) this.#write(socket, peer, answer.bytes, framing, answer.rule);
+    else {
+      owed.later(answer.delayMs, answer.bytes.length, () => {
+        this.#write(socket, peer, answer.bytes, framing, answer.rule);
+        endIfDone();
+      });
+    }
   }
 
   /**
@@ -206,7 +229,8 @@ class TcpKind implements SocketKindInstance {
   #write(socket: Socket, peer: string, message: Buffer, framing: FramingOptions, rule?: number): void {
     if (socket.destroyed || !socket.writable) return;
     const wire = frame(message, framing);
-    if (!socket.write(wire)) readAfterDrain(socket);
+    // Not read until the client has read this: the connection's drain listener reads on.
+    if (!socket.write(wire)) socket.pause();
     const state = this.#state!;
     const detail = { peer, event: 'message' as const, preview: preview(message, state.encoding === 'hex'), ...(rule !== undefined ? { rule } : {}) };
     const max = framing.framing === 'lengthPrefixed' ? maxPrefixed(framing.lengthBytes) : Number.POSITIVE_INFINITY;
