@@ -10,6 +10,7 @@ import { CONNECTION_CAPS } from '../../src/servers/connection-cap.js';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import type { TrafficRecord } from '../../src/servers/index.js';
 import { eventually, makeWorkspace, serve } from './helpers.js';
+import { connect } from './kinds/ws-client.js';
 
 const DEFAULTS = { ...CONNECTION_CAPS };
 afterEach(() => void Object.assign(CONNECTION_CAPS, DEFAULTS));
@@ -85,6 +86,18 @@ describe('connection caps', () => {
     await eventually(async () => kept.every((c) => answers(c.text()) === 2));
     expect(kept.every((c) => !c.closed())).toBe(true);
     expect(handle.servers[0]!.openConnections()).toBe(8);
+  });
+
+  it('upgraded WebSocket connections count: past the cap a new one is closed before its upgrade, and the ones kept still echo', async () => {
+    CONNECTION_CAPS.sharedHttp = 4;
+    const { handle, port } = await start({ chat: { name: 'Chat', kind: 'websocket', websocket: {} } });
+    const kept = await Promise.all(Array.from({ length: 4 }, () => connect(`ws://127.0.0.1:${port}/`)));
+    await expect(connect(`ws://127.0.0.1:${port}/`)).rejects.toThrow(/socket hang up|ECONNRESET/);
+    await eventually(async () => refusals(handle.traffic.recent()).length === 1);
+    expect(refusals(handle.traffic.recent())[0]!.kind).toBe('websocket');
+    kept.forEach((c, i) => c.ws.send(`still ${i}`));
+    await Promise.all(kept.map((c, i) => eventually(async () => c.received.some((m) => m.data === `still ${i}`))));
+    for (const c of kept) c.ws.close();
   });
 
   it('the shared port\'s cap is above the connections a default load test opens (one per request in flight)', () => {
