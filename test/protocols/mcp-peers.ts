@@ -20,11 +20,18 @@ export interface McpPeer {
 const fixture = '../fixtures/mcp/echo-server.mjs';
 const buildServer = async (): Promise<McpServer> => ((await import(fixture)) as { buildServer(): McpServer }).buildServer();
 
-async function listen(server: http.Server, scheme: string, path: string): Promise<McpPeer> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+/** `port`: 0 for any free one; a given port that is taken rejects (EADDRINUSE). */
+async function listen(server: http.Server, scheme: string, path: string, port = 0): Promise<McpPeer> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `${scheme}://127.0.0.1:${port}${path}`,
+    url: `${scheme}://127.0.0.1:${bound}${path}`,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
@@ -32,7 +39,7 @@ async function listen(server: http.Server, scheme: string, path: string): Promis
   };
 }
 
-export async function startStreamableHttp(options: { tls?: boolean } = {}): Promise<McpPeer> {
+export async function startStreamableHttp(options: { tls?: boolean; port?: number } = {}): Promise<McpPeer> {
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.method !== 'POST') {
       res.writeHead(405).end();
@@ -48,9 +55,9 @@ export async function startStreamableHttp(options: { tls?: boolean } = {}): Prom
     await transport.handleRequest(req, res);
   };
   const listener = (req: http.IncomingMessage, res: http.ServerResponse) => void handle(req, res).catch(() => res.destroy());
-  if (!options.tls) return listen(http.createServer(listener), 'http', '/mcp');
+  if (!options.tls) return listen(http.createServer(listener), 'http', '/mcp', options.port);
   const { key, cert } = await testCertificate();
-  return listen(https.createServer({ key, cert }, listener), 'https', '/mcp');
+  return listen(https.createServer({ key, cert }, listener), 'https', '/mcp', options.port);
 }
 
 /** Streamable HTTP with sessions (as most servers run it): `open` lists the sessions a client has not ended (DELETE). */
@@ -72,7 +79,7 @@ export async function startStatefulStreamableHttp(): Promise<McpPeer & { open: M
   return { ...peer, open };
 }
 
-export async function startSse(): Promise<McpPeer> {
+export async function startSse(options: { port?: number } = {}): Promise<McpPeer> {
   const transports = new Map<string, SSEServerTransport>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -90,5 +97,5 @@ export async function startSse(): Promise<McpPeer> {
     }
     res.writeHead(404).end();
   });
-  return listen(server, 'http', '/sse');
+  return listen(server, 'http', '/sse', options.port);
 }

@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { commandWords, requestKind, SendError, type ProgramPolicy, type ProgramSpec, type ProtocolResult } from '../../src/protocols/index.js';
@@ -107,6 +108,63 @@ describe('MCP over HTTP', () => {
     expect(resource.message).toBe('the resource call failed: MCP error -32602: Resource ferry://docs/nope not found.');
     for (const error of [missing, args, slow, resource]) expect(error.message).not.toContain('\n');
   });
+});
+
+describe('MCP over HTTP on a port the Fetch standard calls "bad"', () => {
+  // https://fetch.spec.whatwg.org/#bad-port: fetch refuses them ("fetch failed: bad port"); every other kind reaches them.
+  const BAD_PORTS = [10080, 6666, 6667, 6668, 6669, 6665, 6000];
+
+  /** A peer on the first of BAD_PORTS free on 127.0.0.1; undefined when all are taken. */
+  async function onBadPort(start: (port: number) => Promise<McpPeer>): Promise<McpPeer | undefined> {
+    for (const port of BAD_PORTS) {
+      try {
+        return await start(port);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      }
+    }
+    return undefined;
+  }
+
+  it("an answer compressed because the request's own Accept-Encoding asked for it is decoded, as fetch decoded it", async () => {
+    const seen: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(String(req.headers['accept-encoding']));
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const message = JSON.parse(body) as { id?: number; method: string };
+        if (message.id === undefined) return void res.writeHead(202).end();
+        const result = message.method === 'initialize' ? { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'gz', version: '1' } } : { content: [{ type: 'text', text: 'squeezed' }] };
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(JSON.stringify({ jsonrpc: '2.0', id: message.id, result })));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const result = await send({ url, headers: [{ key: 'Accept-Encoding', value: 'gzip' }], mcp: { transport: 'streamableHttp', call: 'tool', name: 'x' } });
+      expect(json(result)).toMatchObject({ content: [{ text: 'squeezed' }] });
+      expect(seen[0]).toBe('gzip');
+    } finally {
+      server.close();
+    }
+  });
+
+  for (const transport of ['streamableHttp', 'sse', 'auto'] as const) {
+    it(`${transport === 'auto' ? 'auto falling back to HTTP+SSE' : transport}: a tool call answers (it failed with "fetch failed: bad port")`, async (context) => {
+      const peer = await onBadPort((port) => (transport === 'streamableHttp' ? startStreamableHttp({ port }) : startSse({ port })));
+      if (!peer) return context.skip(`ports ${BAD_PORTS.join(', ')} are all taken on 127.0.0.1`);
+      try {
+        expect(BAD_PORTS).toContain(Number(new URL(peer.url).port));
+        const result = await send({ url: peer.url, mcp: { transport, call: 'tool', name: 'add', arguments: '{"a":4,"b":5}' } });
+        expect(json(result)).toMatchObject({ structuredContent: { sum: 9 } });
+        expect(result.detail?.transport).toBe(transport === 'streamableHttp' ? 'streamableHttp' : 'sse');
+      } finally {
+        await peer.close();
+      }
+    });
+  }
 });
 
 describe('MCP: a server answering what MCP does not say', () => {

@@ -9,13 +9,13 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { fetch as undiciFetch } from 'undici';
 import { limitedResponse } from '../http/limited-response.js';
 import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
 import { loadOnce } from '../../support/load-once.js';
 import type { SendContext } from '../kind.js';
 import { commandWords, programRefused, type ProgramSpec } from '../programs.js';
 import { SendError } from '../send-error.js';
+import { fetchOn } from './fetch.js';
 import { BoundedStdoutBuffer, OutputTooLarge } from './stdout-buffer.js';
 
 const hopSigner = loadOnce(() => import('../sign-hop.js'));
@@ -74,14 +74,14 @@ export function httpTransport(which: 'streamableHttp' | 'sse', prepared: Prepare
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   // Ferry's pools (and so verifyTls, its limits and the run's proxy, or none with settings.proxy: false), not the global fetch.
-  const dispatcher = context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false);
+  const send = fetchOn(context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false));
   const again = prepared.signEachHop;
   const fetch = (async (url: string | URL, init?: RequestInit) => {
     // A signing auth signs each request of the session for its own method, URL and body (with its
     // own nonce and time): the POSTs (initialize, notifications, the call), the event stream's GET,
     // the session's DELETE, and HTTP+SSE's POSTs to the endpoint the server names.
     const sent = again ? await signedRequest(again, new URL(url), init) : { url, init };
-    const answer = await undiciFetch(sent.url, { ...(sent.init as object), dispatcher } as never);
+    const answer = await send(sent.url, sent.init);
     return limitedResponse(answer, context.maxResponseMb, () => onTooLarge(answerTooLarge(url, context.maxResponseMb)));
   }) as unknown as typeof globalThis.fetch;
   const url = new URL(prepared.url);
