@@ -28,6 +28,7 @@ import { quietGrpcLog } from './log.js';
 import { type Answer, type CallType, result } from './answer.js';
 import { reachedServer } from './client-status.js';
 import { notAStatus, statusName, unreadableMessage } from './status.js';
+import { maxResponseBytes } from '../response-limit.js';
 
 quietGrpcLog();
 
@@ -77,9 +78,9 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
  */
 const ONE_ATTEMPT: grpc.ChannelOptions = { 'grpc.use_local_subchannel_pool': 1, 'grpc.initial_reconnect_backoff_ms': 1e9, 'grpc.max_reconnect_backoff_ms': 1e9 };
 
-/** The largest message of an answer grpc-js reads (`maxResponseMb`; -1 = no limit). */
+/** The largest message of an answer grpc-js reads (`maxResponseMb`; -1 = no limit): at most 2^31-1, as grpc-js takes an int32 and 4096 MB is 2^32. */
 function maxMessageBytes(context: SendContext): number {
-  return context.maxResponseMb > 0 ? Math.min(context.maxResponseMb * 1024 * 1024, 2 ** 31 - 1) : -1;
+  return Math.min(maxResponseBytes(context.maxResponseMb, -1), 2 ** 31 - 1);
 }
 
 /**
@@ -268,7 +269,7 @@ function exchange(x: Exchange): Promise<Answer> {
   const read = (bytes: Buffer) => {
     answer.receivedBytes += bytes.length;
     answer.firstAt ??= performance.now();
-    if (streamingAnswer(x.callType) && x.maxResponseMb > 0 && answer.receivedBytes > x.maxResponseMb * 1024 * 1024) {
+    if (streamingAnswer(x.callType) && x.maxResponseMb > 0 && answer.receivedBytes > maxResponseBytes(x.maxResponseMb)) {
       // As an SSE stream is: its bytes counted as they arrive, so a stream without other limits ends.
       answer.broken ??= new SendError(`the messages of the answer add up to more than ${x.maxResponseMb} MB (maxResponseMb), so Ferry stopped reading the stream; raise the limit with ferry config set maxResponseMb N, or 0 for no limit, or stop the stream sooner with settings.stream (maxEvents, timeoutMs).`, 'tooLarge');
       throw answer.broken;

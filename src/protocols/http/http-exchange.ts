@@ -20,8 +20,6 @@ export interface Hop {
   firstByteAt: number;
 }
 
-export const MB = 1024 * 1024;
-
 /** The response size limit of one send: `maxResponseMb` and the same in bytes (0 = no limit). */
 export interface BodyLimit {
   maxMb: number;

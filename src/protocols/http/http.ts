@@ -22,8 +22,9 @@ import type { HttpResult, HttpSendContext } from './types.js';
 import { encodeMultipart, withMultipartType } from './multipart.js';
 import { defaultHeaders } from './default-headers.js';
 import { undiciAgent } from './undici-parts.js';
-import { exchange, MB, requestTarget, values, type BodyLimit } from './http-exchange.js';
+import { exchange, requestTarget, values, type BodyLimit } from './http-exchange.js';
 import { loadOnce } from '../../support/load-once.js';
+import { maxResponseBytes } from '../response-limit.js';
 
 export { HttpAgents, type HostLookup } from './http-agents.js';
 export { CookieStore } from './cookie-jar.js';
@@ -83,7 +84,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   headers = headers.filter(([name]) => name.toLowerCase() !== 'cookie');
 
   const maxResponseMb = ctx.maxResponseMb ?? DEFAULT_SETTINGS.maxResponseMb;
-  const limit: BodyLimit = { maxMb: maxResponseMb, maxBytes: maxResponseMb > 0 ? maxResponseMb * MB : 0 };
+  const limit: BodyLimit = { maxMb: maxResponseMb, maxBytes: maxResponseBytes(maxResponseMb) };
   const deadline = new Deadline(settings.timeoutMs, ctx.signal);
   const redirects: Array<{ url: string; status: number }> = [];
   // Set once a redirect leaves the first origin: credentials are not sent again for the rest of the send.

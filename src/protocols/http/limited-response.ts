@@ -4,13 +4,12 @@
  * message until its end, so a server that never ends one would otherwise fill memory.
  */
 import { Response as UndiciResponse, type Response } from 'undici';
-
-const MB = 1024 * 1024;
+import { maxResponseBytes } from '../response-limit.js';
 
 /** `onTooLarge` is told once, when the body passes the limit (0: no limit, the answer as it is). */
 export function limitedResponse(response: Response, maxResponseMb: number, onTooLarge: () => void): Response {
-  if (maxResponseMb <= 0 || !response.body) return response;
-  const limit = maxResponseMb * MB;
+  const limit = maxResponseBytes(maxResponseMb);
+  if (limit === 0 || !response.body) return response;
   let seen = 0;
   // undici's and Node's stream types differ in their declarations only.
   const body = (response.body as unknown as ReadableStream<Uint8Array>).pipeThrough(

@@ -16,6 +16,7 @@ import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { StreamSession } from '../stream/session.js';
 import { PacketGuard } from './packet-guard.js';
 import { connackRefusal } from './refusals.js';
+import { maxResponseBytes } from '../response-limit.js';
 
 /** The `mqtt` option section as prepared (defaults and variables filled). */
 interface MqttOptions {
@@ -112,7 +113,7 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
   }
   // Each packet the broker sends is at most maxResponseMb, checked at its header (packet-guard.ts);
   // ahead of mqtt.js's own listener, so a packet is judged before its parser buffers it.
-  const guard = new PacketGuard(context.maxResponseMb > 0 ? context.maxResponseMb * 1024 * 1024 : 0, () => {
+  const guard = new PacketGuard(maxResponseBytes(context.maxResponseMb), () => {
     session.fail(new SendError(`the MQTT broker at ${url.host} sent an MQTT message larger than ${context.maxResponseMb} MB (maxResponseMb), so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`, 'tooLarge'));
     client.stream?.destroy();
   }, (type) => {

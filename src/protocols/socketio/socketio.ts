@@ -19,8 +19,9 @@ import { StreamSession } from '../stream/session.js';
 import { authPayload, emitArguments, eventMessage } from './arguments.js';
 import { boundedPolling, plainPoll, type PollRequest } from './polling.js';
 import { signedTransports } from './signed-transports.js';
-import { describeWebSocketError } from '../websocket/websocket.js';
+import { describeWebSocketError, NO_LIMIT_PAYLOAD } from '../websocket/websocket.js';
 import { webSocketTransport } from './websocket-transport.js';
+import { maxResponseBytes } from '../response-limit.js';
 
 interface SocketIoOptions {
   path: string;
@@ -180,7 +181,7 @@ function composedArguments(message: OutgoingMessage): unknown[] {
 
 /** The most bytes of one message (WebSocket) or one long-polling answer read: `maxResponseMb`, or 100 MB with no limit, as WebSocket requests have it. */
 function maxPayload(context: SendContext): number {
-  return (context.maxResponseMb > 0 ? context.maxResponseMb : 100) * 1024 * 1024;
+  return maxResponseBytes(context.maxResponseMb, NO_LIMIT_PAYLOAD);
 }
 
 function tooLarge(url: URL, maxResponseMb: number): SendError {

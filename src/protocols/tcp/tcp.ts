@@ -24,8 +24,8 @@ import { StreamSession } from '../stream/session.js';
 import { socketTarget, type SocketTarget } from '../socket/target.js';
 import { receivedBody, socketResult } from '../socket/result.js';
 import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
+import { maxResponseBytes } from '../response-limit.js';
 
-const MB = 1024 * 1024;
 
 export async function sendTcp(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const { maxResponseMb } = context;
@@ -92,7 +92,7 @@ export async function connectTcp(prepared: PreparedRequest, context: SendContext
   const messages = session.open();
   // A live connection has no response limit, but one message that never ends (a line without its
   // line ending) must not fill memory: it may be at most maxResponseMb.
-  const deframer = new Deframer(options, maxResponseMb > 0 ? maxResponseMb * MB : undefined);
+  const deframer = new Deframer(options, maxResponseBytes(maxResponseMb, undefined));
   let peer = 'closed the connection';
   open.on('data', (chunk: Buffer) => {
     let complete: Buffer[];
@@ -173,7 +173,7 @@ function exchange(
     const deframer = new Deframer(options);
     const received: Buffer[] = [];
     const read: Read = { stream, body: Buffer.alloc(0), bytesRead: 0 };
-    const limit = maxResponseMb > 0 ? maxResponseMb * MB : 0;
+    const limit = maxResponseBytes(maxResponseMb);
     const finish = () => {
       socket.removeAllListeners('data');
       read.body = receivedBody(received, options);

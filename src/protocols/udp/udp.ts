@@ -25,10 +25,10 @@ import { receivedBody, socketResult } from '../socket/result.js';
 import { socketTarget, type SocketTarget } from '../socket/target.js';
 import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
 import { isBroadcast } from './broadcast.js';
+import { maxResponseBytes } from '../response-limit.js';
 
 /** 65,535 less the IPv4 and UDP headers. */
 export const MAX_DATAGRAM = 65_507;
-const MB = 1024 * 1024;
 
 export async function sendUdp(prepared: PreparedRequest, maxResponseMb: number, signal?: AbortSignal): Promise<ProtocolResult> {
   const where = wherePrefix(prepared);
@@ -175,7 +175,7 @@ function exchange(
     const stream = new MessageStream(prepared.stream ?? DEFAULT_STREAM, (message) => message.text);
     const received: Buffer[] = [];
     let bytesRead = 0;
-    const limit = maxResponseMb > 0 ? maxResponseMb * MB : 0;
+    const limit = maxResponseBytes(maxResponseMb);
     const fail = (error: Error) => {
       stream.clear();
       reject(error);

@@ -18,10 +18,10 @@ import { SendError } from '../send-error.js';
 import { signThenSend } from '../sign-hop.js';
 import { frameText } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
+import { maxResponseBytes, MB } from '../response-limit.js';
 
-const MB = 1024 * 1024;
-/** Frames are at most this large when `maxResponseMb` is 0 (no limit): the `ws` library's own default. */
-const NO_LIMIT_PAYLOAD = 100 * MB;
+/** Frames are at most this large when `maxResponseMb` is 0 (no limit): the `ws` library's own default; Socket.IO's too. */
+export const NO_LIMIT_PAYLOAD = 100 * MB;
 /** Pongs ws may have waiting to be sent before it cuts the connection (its own default, set so the message can say it). */
 const MAX_PENDING_PONGS = 60;
 /** How long a polite close (close frame, then the server's) may take before the socket is cut. */
@@ -182,7 +182,7 @@ export function clientOptions(prepared: PreparedRequest, context: SendContext, h
     followRedirects: settings?.followRedirects ?? true,
     maxRedirects: settings?.maxRedirects ?? 10,
     finishRequest: redirectHops(prepared),
-    maxPayload: context.maxResponseMb > 0 ? context.maxResponseMb * MB : NO_LIMIT_PAYLOAD,
+    maxPayload: maxResponseBytes(context.maxResponseMb, NO_LIMIT_PAYLOAD),
     ...PEER_LIMITS,
   };
 }
