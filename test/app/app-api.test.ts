@@ -422,6 +422,29 @@ describe('ferry app API', () => {
     expect(await fs.readdir(path.join(ws.root, 'environments')).catch(() => [])).not.toContain('QA-EU.yaml');
   });
 
+  it('the tree says how many changes the live channel had said when it was read, and a page joining is told the count: one said in between is seen as missed', async () => {
+    const read = async () => (await client.call('GET', '/api/workspace?tree=compact')).body as { changes: number };
+    const before = (await read()).changes;
+    const joinedAll = await client.live();
+    await until('the joined event', () => joinedAll.events[0]);
+    expect(joinedAll.events[0]).toEqual({ type: 'joined', changes: before });
+    // A file added: said to the page joined all along, not to one joining only after it.
+    await fs.writeFile(path.join(ws.root, 'requests', 'Late.yaml'), 'name: Late\nurl: http://127.0.0.1:1/late\n');
+    await until('the change said', () => joinedAll.events.find((e) => e.type === 'changed' && e.paths.includes('requests/Late.yaml')));
+    const late = await client.live();
+    await until('the late joined event', () => late.events[0]);
+    expect(late.events[0]).toMatchObject({ type: 'joined', changes: expect.any(Number) });
+    const told = (late.events[0] as { changes: number }).changes;
+    expect(told).toBeGreaterThan(before);
+    // Read again, the tree has the file and says at least as many changes.
+    const again = await read();
+    expect(again.changes).toBeGreaterThanOrEqual(told);
+    expect(JSON.stringify(again)).toContain('Late.yaml');
+    expect(((await client.call('GET', '/api/workspace')).body as { changes: number }).changes).toBe(again.changes);
+    joinedAll.close();
+    late.close();
+  });
+
   it('keeps the look (sidebar width, theme, the editor/answer split) in the data folder for every start; bad values refused in one line each, nothing written', async () => {
     expect((await client.call('GET', '/api/view')).body).toEqual({});
     const kept = path.join(ws.dataDir, 'app-view.json');

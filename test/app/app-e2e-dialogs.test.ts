@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Page, Route, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
@@ -622,6 +622,29 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
       await other.close();
     }
   }, 60_000);
+
+  it('a page whose live channel joins after a change was said (its tree read before): told so on joining, it reads the tree again and shows the new file', async () => {
+    const other = await page.context().newPage();
+    // The other page's channel is held until the change has been said to this page.
+    let held: WebSocketRoute | undefined;
+    await other.routeWebSocket(/\/api\/live/, (route) => {
+      held = route;
+    });
+    try {
+      await gotoApp(other, app);
+      await other.getByRole('treeitem', { name: /Health/ }).waitFor({ timeout: 10_000 });
+      await expect.poll(() => held !== undefined).toBe(true);
+      await fs.writeFile(req('Late.yaml'), 'name: Late\nurl: http://127.0.0.1:1/late\n');
+      // Said: this page, joined all along, shows it; the other one's read was before it.
+      await page.getByRole('treeitem', { name: /Late/ }).waitFor({ timeout: 10_000 });
+      expect(await other.getByRole('treeitem', { name: /Late/ }).count()).toBe(0);
+      held!.connectToServer();
+      await other.getByRole('treeitem', { name: /Late/ }).waitFor({ timeout: 10_000 });
+    } finally {
+      await other.close();
+      await fs.rm(req('Late.yaml'), { force: true });
+    }
+  });
 
   it('an edit whose save was refused for what it holds (an empty name) is not dropped by opening another request: it asks first', async () => {
     await fs.writeFile(req('Refused.yaml'), 'name: Refused\nurl: http://127.0.0.1:1/a\n');

@@ -18,6 +18,12 @@ export class LiveChannel {
   private waiting: LiveEvent[] = [];
   /** Each socket's page, as it named itself on joining (`/api/live?page=…`, pageId). */
   private readonly pages = new WeakMap<WebSocket, string>();
+  /** `changed` events sent so far: a page told more on joining than its tree says missed one (the `joined` event). */
+  #changes = 0;
+
+  get changes(): number {
+    return this.#changes;
+  }
 
   /** Takes over an upgrade the guard has already let through. */
   accept(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -27,6 +33,8 @@ export class LiveChannel {
       // The page only listens; anything it sends is ignored.
       ws.on('message', () => undefined);
       ws.on('error', () => undefined);
+      // A change published after the page read its tree and before it joined reached no socket of it.
+      ws.send(JSON.stringify({ type: 'joined', changes: this.#changes } satisfies LiveEvent));
       for (const event of this.waiting) ws.send(JSON.stringify(event));
       this.waiting = [];
     });
@@ -41,6 +49,7 @@ export class LiveChannel {
 
   /** To every open page; with `page`, only to that page's sockets (none when it is not open now). */
   publish(event: LiveEvent, page?: string): void {
+    if (event.type === 'changed') this.#changes++;
     const text = JSON.stringify(event);
     for (const client of this.wss.clients) {
       if (client.readyState === client.OPEN && (page === undefined || this.pages.get(client) === page)) client.send(text);

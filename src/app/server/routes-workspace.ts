@@ -9,6 +9,7 @@ import {
 import { ApiError, field, optionalField, RawJson, type Routes } from './router.js';
 import { MovedRequests } from './moved-requests.js';
 import { compactWorkspaceInfo, workspaceInfo } from './tree-view.js';
+import type { LiveChannel } from './live.js';
 import type { WorkspaceState } from './workspace-state.js';
 
 /** A request as the page sent it, checked against the format (never written when it would not read back). */
@@ -37,7 +38,7 @@ export async function writing<T>(state: WorkspaceState, work: () => Promise<T>, 
   }
 }
 
-export function workspaceRoutes(state: WorkspaceState): Routes {
+export function workspaceRoutes(state: WorkspaceState, live: LiveChannel): Routes {
   const root = () => state.workspace.root;
   const movedRequests = new MovedRequests();
   /**
@@ -120,9 +121,11 @@ export function workspaceRoutes(state: WorkspaceState): Routes {
     },
 
     /** `?tree=compact` (the page): the tree in its compact form, built once per read of the folder. */
-    'GET /api/workspace': async ({ query }) => query.get('tree') === 'compact'
-      ? new RawJson(compactWorkspaceInfo(state.workspace, await state.data.activeEnvironment()))
-      : workspaceInfo(state.workspace, await state.data.activeEnvironment()),
+    'GET /api/workspace': async ({ query }) => {
+      const active = await state.data.activeEnvironment();
+      // The tree and the count of changes said so far, taken together (no await between them).
+      return query.get('tree') === 'compact' ? new RawJson(compactWorkspaceInfo(state.workspace, active, live.changes)) : workspaceInfo(state.workspace, active, live.changes);
+    },
 
     'GET /api/request': async ({ query }) => {
       const requestPath = query.get('path') ?? '';

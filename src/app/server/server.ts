@@ -130,7 +130,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
   const connections = new AppConnections(state, live);
-  const routes: Routes = { ...workspaceRoutes(state), ...settingsRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections), ...catalogRoutes(state), ...viewRoutes() };
+  const routes: Routes = { ...workspaceRoutes(state, live), ...settingsRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections), ...catalogRoutes(state), ...viewRoutes() };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -50,8 +50,9 @@ export function compactTree(ws: Workspace): string {
   return tree;
 }
 
-function common(ws: Workspace, activeEnvironment: string | undefined): Omit<WorkspaceInfo, 'tree'> {
+function common(ws: Workspace, activeEnvironment: string | undefined, changes: number): Omit<WorkspaceInfo, 'tree'> {
   return {
+    changes,
     name: ws.file.name || ws.root,
     root: ws.root,
     environments: ws.environments.map((e) => ({ id: e.id, name: e.value.name || e.id })),
@@ -60,12 +61,13 @@ function common(ws: Workspace, activeEnvironment: string | undefined): Omit<Work
   };
 }
 
-export function workspaceInfo(ws: Workspace, activeEnvironment: string | undefined): WorkspaceInfo {
-  return { ...common(ws, activeEnvironment), tree: item(ws.tree as FolderNode) as TreeItem & { type: 'folder' } };
+/** `changes`: the live channel's count of `changed` events sent, taken with the tree (LiveChannel.changes). */
+export function workspaceInfo(ws: Workspace, activeEnvironment: string | undefined, changes: number): WorkspaceInfo {
+  return { ...common(ws, activeEnvironment, changes), tree: item(ws.tree as FolderNode) as TreeItem & { type: 'folder' } };
 }
 
 /** `CompactWorkspaceInfo` as JSON text: the rest is small, the tree is spliced in as it was serialized. */
-export function compactWorkspaceInfo(ws: Workspace, activeEnvironment: string | undefined): string {
-  const rest = JSON.stringify(common(ws, activeEnvironment) satisfies Omit<CompactWorkspaceInfo, 'compactTree'>);
+export function compactWorkspaceInfo(ws: Workspace, activeEnvironment: string | undefined, changes: number): string {
+  const rest = JSON.stringify(common(ws, activeEnvironment, changes) satisfies Omit<CompactWorkspaceInfo, 'compactTree'>);
   return `${rest.slice(0, -1)},"compactTree":${compactTree(ws)}}`;
 }

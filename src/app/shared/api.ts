@@ -80,6 +80,8 @@ export interface WorkspaceInfo {
   environments: EnvironmentInfo[];
   activeEnvironment: string | null;
   warnings: string[];
+  /** How many `changed` events the live channel had sent when this was read (see the `joined` event). */
+  changes: number;
 }
 
 /** `GET /api/workspace?tree=compact`: the same, with the tree compact (about a third of the bytes). */
@@ -212,7 +214,13 @@ export type LiveEvent =
    */
   | { type: 'authorize'; id: string; url: string }
   /** A server started, or failed to, on its own (its file saved after a failed start): the servers panel reads the list again. */
-  | { type: 'servers' };
+  | { type: 'servers' }
+  /**
+   * The first event on joining (and rejoining) the channel: how many `changed` events it has sent
+   * so far. A page whose tree says fewer (`WorkspaceInfo.changes`) missed one between its read and
+   * its joining, and reads again as on a `changed`.
+   */
+  | { type: 'joined'; changes: number };
 
 /**
  * The page's look on this computer, the same for every workspace (GET and PUT /api/view; docs/app.md,

@@ -135,6 +135,20 @@ export function App() {
 
   /** Counts the tree's reads: changes on disk in a row fetch it again each time, and only the newest read is shown. */
   const workspaceReads = useRef(0);
+  /**
+   * The live channel's count of changes it said: when the tree shown was read (`WorkspaceInfo.changes`)
+   * and when the page (re)joined it (the `joined` event). Joined with more, the page missed a
+   * change said between its read and its joining (the first read starts before the channel opens).
+   */
+  const changesSaid = useRef<{ tree?: number; joined?: number }>({});
+  /** What the page does on a `changed` it missed (set below, once onLive exists). */
+  const missedChange = useRef<() => void>(() => undefined);
+  const checkMissed = useCallback(() => {
+    const { tree, joined } = changesSaid.current;
+    if (tree === undefined || joined === undefined || tree >= joined) return;
+    changesSaid.current.joined = undefined;
+    missedChange.current();
+  }, []);
   const loadWorkspace = useCallback(async () => {
     const read = ++workspaceReads.current;
     try {
@@ -145,6 +159,8 @@ export function App() {
       if (read !== workspaceReads.current) return;
       setInfo(next);
       setLoadError(null);
+      changesSaid.current.tree = next.changes;
+      checkMissed();
     } catch (e) {
       if (read === workspaceReads.current) setLoadError((e as Error).message);
     }
@@ -313,6 +329,10 @@ export function App() {
   }, []);
 
   const onLive = useCallback((event: LiveEvent) => {
+    if (event.type === 'joined') {
+      changesSaid.current.joined = event.changes;
+      return checkMissed();
+    }
     if (event.type === 'changed') {
       void loadWorkspace();
       setDiskChanges((n) => n + 1);
@@ -362,6 +382,8 @@ export function App() {
     runRef.current = next;
     setRun(next);
   }, [loadWorkspace, checkExternal]);
+  // A change missed while not joined is taken as any change: anything may have changed, the open request too.
+  missedChange.current = () => onLive({ type: 'changed', paths: [''] });
 
   useEffect(() => {
     // The tree and the last request load side by side: the page is usable when both are there.
