@@ -113,8 +113,9 @@ describe('what a command loads (bin/ferry.js)', () => {
       // (appdata/environment-changes.ts); 166 since a threshold's metric names are declared once,
       // in a module the app's page bundles too (model/threshold-names.ts); 167 since the run takes
       // that mark as it reads the workspace, in the session layer (session/environment-mark.ts); 168
-      // since maxResponseMb is turned into bytes in one module every kind shares (protocols/response-limit.ts).
-      expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(168);
+      // since maxResponseMb is turned into bytes in one module every kind shares (protocols/response-limit.ts);
+      // 169 since a body with a Content-Length is held once, by protocols/http/body-buffer.ts.
+      expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(169);
       expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(270);
       // Ferry's code comes from the bundle, not from tsc's output beside it.
       const built = path.join(import.meta.dirname, '..', '..', 'dist') + path.sep;

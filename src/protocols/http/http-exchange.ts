@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import type { Deadline } from '../deadline.js';
 import { headerText, headerTextOfLatin1, takeHttp2Answer } from './header-text.js';
+import { BodyBuffer } from './body-buffer.js';
 import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpSendContext, StreamReader } from './types.js';
@@ -58,7 +59,7 @@ export function exchange(
 ): Promise<Hop> {
   if (deadline.error) return Promise.reject(deadline.error);
   return new Promise<Hop>((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let answer = new BodyBuffer();
     let received = 0;
     let hop: Omit<Hop, 'body'> | undefined;
     let abortExchange: ((reason: Error) => void) | undefined;
@@ -68,7 +69,7 @@ export function exchange(
     const stop = (error?: SendError) => {
       if (finished) return;
       stopped ??= error ?? responseTooLarge(limit.maxMb);
-      chunks.length = 0;
+      answer.clear();
       abortExchange?.(stopped);
       reject(stopped);
     };
@@ -76,7 +77,7 @@ export function exchange(
     const finish = () => {
       if (finished || stopped || !hop) return;
       finished = true;
-      resolve({ ...hop, body: Buffer.concat(chunks) });
+      resolve({ ...hop, body: answer.take() });
       abortExchange?.(new SendError('stopped reading the stream.', 'other'));
     };
     const flat: string[] = [];
@@ -111,12 +112,10 @@ export function exchange(
             // Interim answers (100 Continue, 103 Early Hints) are not the response.
             if (statusCode < 200) return true;
             hop = { status: statusCode, statusText: statusText ?? '', rawHeaders: pairs, headersSize: size, firstByteAt: performance.now() };
-            if (limit.maxBytes > 0 && !declaresNoBody(method, statusCode)) {
-              const declared = Number(values(pairs, 'content-length')[0] ?? NaN);
-              if (declared > limit.maxBytes) {
-                stop();
-                return false;
-              }
+            const declared = declaresNoBody(method, statusCode) ? NaN : Number(values(pairs, 'content-length')[0] ?? NaN);
+            if (limit.maxBytes > 0 && declared > limit.maxBytes) {
+              stop();
+              return false;
             }
             if (streamBody) {
               try {
@@ -130,6 +129,8 @@ export function exchange(
                 reader.start(finish);
               }
             }
+            // The body read whole: held once, in a buffer of the size it says it has.
+            if (!reader) answer = new BodyBuffer(declared);
             return true;
           },
           onData(chunk: Buffer) {
@@ -145,17 +146,17 @@ export function exchange(
             }
             const keep = reader?.feed(chunk);
             if (keep !== undefined) {
-              chunks.push(chunk.subarray(0, keep));
+              answer.push(chunk.subarray(0, keep));
               finish();
               return false;
             }
-            chunks.push(chunk);
+            answer.push(chunk);
             return true;
           },
           onComplete() {
             if (stopped || finished) return;
             if (!hop) return reject(new SendError(`${url.host} closed the exchange without a response.`, 'protocol'));
-            resolve({ ...hop, body: Buffer.concat(chunks) });
+            resolve({ ...hop, body: answer.take() });
           },
           onError(error: Error) {
             if (finished) return;
