@@ -263,6 +263,51 @@ describe('socketio requests', () => {
     }
   });
 
+  it('long-polling: an answer of exactly maxResponseMb is read; one a byte over fails the request, and cutting it leaves no socket erroring unheard (it threw an uncaught AbortError)', async () => {
+    // A hand-made Engine.IO peer: the handshake, the namespace's connect, then one poll answered
+    // with one event of `size` bytes in one write, so the whole answer arrives before it is read.
+    const peer = (size: number) => {
+      let polls = 0;
+      const server = http.createServer((req, res) => {
+        if (req.method === 'POST') return void req.resume().on('end', () => res.end('ok'));
+        if (!new URL(req.url!, 'http://x').searchParams.has('sid')) return void res.end('0{"sid":"s1","upgrades":[],"pingInterval":25000,"pingTimeout":20000,"maxPayload":1000000}');
+        if (polls++ === 0) return void res.end('40{"sid":"n1"}');
+        if (polls === 2) return void res.end(`42["big","${'x'.repeat(size - 12)}"]`);
+      });
+      return new Promise<http.Server>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+    };
+    const uncaught: Error[] = [];
+    const heard = (error: Error) => void uncaught.push(error);
+    process.on('uncaughtException', heard);
+    const servers: http.Server[] = [];
+    try {
+      for (const size of [1024 * 1024, 1024 * 1024 + 1]) {
+        const server = await peer(size);
+        servers.push(server);
+        const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const request = requestSchema.parse({ name: 'big', kind: 'socketio', url: `http://${host}/`, socketio: { transport: 'polling' }, settings: { timeoutMs: 5000, stream: { timeoutMs: 5000, maxEvents: 1 } } });
+        const sent = sendWith(requestKind('socketio'), request, undefined, { maxResponseMb: 1 });
+        if (size === 1024 * 1024) {
+          const read = await sent;
+          expect(read.stream).toEqual({ events: 1, stoppedBy: 'maxEvents' });
+          expect(received(read)[0]!.text).toBe('x'.repeat(size - 12));
+        } else {
+          const error = await failure(sent);
+          expect(error.message).toBe(`${host} sent a Socket.IO message larger than 1 MB (maxResponseMb), so Ferry closed the connection; raise the limit with ferry config set maxResponseMb N.`);
+        }
+        // What the cut destroyed says so within a few turns of the event loop.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(uncaught.map((e) => e.message)).toEqual([]);
+    } finally {
+      process.off('uncaughtException', heard);
+      for (const server of servers) {
+        server.closeAllConnections();
+        server.close();
+      }
+    }
+  });
+
   /** Engine.IO's open packet and Socket.IO's connect to / over a hand-made WebSocket, then `then`. */
   const ioOverRawWebSocket = (then: Parameters<typeof rawPeer>[0]) =>
     rawPeer((socket, sent, request) => {

@@ -87,9 +87,19 @@ export const plainPoll: PollRequest = (transport, data, signal) =>
     const headers: Record<string, string> = { Accept: '*/*', ...((opts.extraHeaders as Record<string, string> | undefined) ?? {}), ...(post ? { 'Content-Type': 'text/plain;charset=UTF-8' } : {}) };
     const tls = Object.fromEntries(TLS_OPTIONS.filter((name) => opts[name] !== undefined).map((name) => [name, opts[name]]));
     const send = url.protocol === 'https:' ? https.request : http.request;
-    const outgoing = send(url, { method: post ? 'POST' : 'GET', headers, signal, ...(opts.agent ? { agent: opts.agent as http.Agent } : {}), ...tls }, (response) => {
+    const outgoing = send(url, { method: post ? 'POST' : 'GET', headers, ...(opts.agent ? { agent: opts.agent as http.Agent } : {}), ...tls }, (response) => {
       resolve({ status: response.statusCode ?? 0, body: response });
     });
     outgoing.on('error', reject);
+    // Cut by hand, not with http.request's `signal`, which destroys the socket with an AbortError:
+    // for a poll whose answer had all arrived (one just past the bound), Node first ends that
+    // answer, which drops the kept-alive socket's 'error' listener, so the AbortError went
+    // uncaught. Destroyed without an error, a request still waiting fails (socket hang up).
+    const cut = () => outgoing.destroy();
+    if (signal.aborted) cut();
+    else {
+      signal.addEventListener('abort', cut, { once: true });
+      outgoing.once('close', () => signal.removeEventListener('abort', cut));
+    }
     outgoing.end(post ? Buffer.from(data, 'utf8') : undefined);
   });
