@@ -69,15 +69,27 @@ export class Deframer {
     if (!completes) {
       this.held.push(chunk);
       this.heldBytes += chunk.length;
-      if (this.heldBytes > this.maxBytes) throw new Error(`a message over ${this.maxBytes} bytes`);
+      this.checkHeld();
       return [];
     }
     const pending = this.held.length === 0 ? chunk : Buffer.concat([...this.held, chunk], this.heldBytes + chunk.length);
     const { messages, rest } = this.options.framing === 'line' ? lines(pending) : this.prefixed(pending);
     this.held = rest.length > 0 ? [rest] : [];
     this.heldBytes = rest.length;
-    if (this.heldBytes > this.maxBytes) throw new Error(`a message over ${this.maxBytes} bytes`);
+    this.checkHeld();
     return messages;
+  }
+
+  /**
+   * A line held without its end may be at most `maxBytes`, a CR that may come before its LF not
+   * counted (the message drops it). A prefixed message is bounded by its length, checked at the
+   * prefix: the prefix held with it does not count, so one of exactly `maxBytes` is whole.
+   */
+  private checkHeld(): void {
+    if (this.options.framing !== 'line') return;
+    const last = this.held.at(-1);
+    const cr = last !== undefined && last[last.length - 1] === 0x0d ? 1 : 0;
+    if (this.heldBytes - cr > this.maxBytes) throw new Error(`a message over ${this.maxBytes} bytes`);
   }
 
   /** The stream ended: a last line without its line ending is still a message; a cut-off prefixed message is reported. */

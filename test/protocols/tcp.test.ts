@@ -122,6 +122,24 @@ describe('tcp: framing', () => {
     expect(String(lines.end().last)).toBe('c');
   });
 
+  it('a live connection\'s bound (maxResponseMb) holds a message of exactly the bound however the reads fall, its prefix or a CR before the LF not counted; a byte more is refused (it was refused when the prefix or CR tipped the bytes held over)', () => {
+    const bound = 8;
+    for (const options of [{ framing: 'line', lengthBytes: 2 }, { framing: 'lengthPrefixed', lengthBytes: 1 }, { framing: 'lengthPrefixed', lengthBytes: 4 }] as const) {
+      const line = options.framing === 'line';
+      const wire = (content: Buffer) => (line ? Buffer.concat([content, Buffer.from('\r\n')]) : frame(content, options));
+      const exact = wire(Buffer.alloc(bound, 0x61));
+      // Every cut into two reads, and byte by byte.
+      for (let at = 0; at <= exact.length; at++) {
+        const deframer = new Deframer(options, bound);
+        expect([...deframer.push(exact.subarray(0, at)), ...deframer.push(exact.subarray(at))].map(String), `${options.framing} cut at ${at}`).toEqual(['a'.repeat(bound)]);
+      }
+      const byByte = new Deframer(options, bound);
+      expect([...exact].flatMap((byte) => byByte.push(Buffer.from([byte]))).map(String)).toEqual(['a'.repeat(bound)]);
+      const over = wire(Buffer.alloc(bound + 1, 0x61));
+      expect(() => new Deframer(options, bound).push(over.subarray(0, over.length - 2)), options.framing).toThrow();
+    }
+  });
+
   it('the deframer gives the same messages however the stream is cut into reads (every framing)', () => {
     const message = (line: boolean) => fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(line ? bytes.map((b) => (b === 0x0a || b === 0x0d ? 0x41 : b)) : bytes));
     for (const options of [{ framing: 'line', lengthBytes: 2 }, { framing: 'lengthPrefixed', lengthBytes: 1 }, { framing: 'lengthPrefixed', lengthBytes: 2 }, { framing: 'lengthPrefixed', lengthBytes: 4 }] as const) {
