@@ -57,9 +57,10 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Clients relayed at once; one more is closed at once, before a target connection is opened.
- * Each holds two sockets, so 256 stays well under the usual limit of 1024 open files, which a
- * flood would otherwise reach, and then every server of `ferry serve` would fail to accept.
- * nginx's default `worker_connections 512` counts both sides the same way.
+ * Each holds two sockets, one of them a connection on the target: 512 sockets, as nginx's
+ * default `worker_connections 512` counts both sides. (Not for a limit of 1,024 open files, as
+ * a shell's `ulimit -n` often reads: Node raises its own to the system's hard limit as it
+ * starts.) The other servers' caps are in connection-cap.ts.
  */
 export const MAX_RELAYED_CLIENTS = 256;
 
