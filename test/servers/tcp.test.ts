@@ -233,7 +233,7 @@ describe('TCP server', () => {
     await eventually(async () => (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'close').length === 2);
     const close = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'close')[1]!;
     expect(close.level).toBe('warning');
-    expect(close.note).toMatch(/^[\d,]+ messages read and not answered: the client left without reading the replies before them$/);
+    expect(close.note).toMatch(/^[\d,]+ messages read and not answered: the client left before the replies ahead of them had gone$/);
   });
 
   it('stops reading from a client whose delayed replies pile up, and drops a closed client\'s replies at once', async () => {
@@ -263,6 +263,24 @@ describe('TCP server', () => {
     await eventually(async () => timers() >= before + 500);
     other.resetAndDestroy();
     await eventually(async () => timers() <= before);
+  });
+
+  it('owes a connection at most 1,024 delayed replies within one read too: the lines past them wait, and are answered as the first go', async () => {
+    const { port, handle } = await tcpServer({ mode: 'rules', framing: 'line', rules: [{ match: 'any', reply: 'late', delayMs: 300 }] });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (c) => (received += c.toString()));
+    await new Promise((r) => socket.once('connect', r));
+    // 5,000 lines in one write, most of them in one read: each owed a reply 300 ms later.
+    socket.write('a\n'.repeat(5000));
+    await eventually(async () => timers() >= before + 1024);
+    expect(timers()).toBeLessThan(before + 1024 + 50);
+    // The rest are answered as the first replies go: every line gets its reply.
+    await eventually(async () => received === 'late\n'.repeat(5000), 10_000);
+    expect(handle.servers[0]!.openStreams()).toBe(1);
+    socket.destroy();
   });
 
   it('closes a held client (not read, its delayed replies piled up) when nothing goes out for the held time: it may have left unseen', async () => {

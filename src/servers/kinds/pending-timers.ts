@@ -69,9 +69,11 @@ export class OwedReplies {
   /** Holds on each reply past the bound (something else, such as a drain, may have resumed reading). */
   #check(): void {
     const over = this.#count >= MAX_OWED || this.#bytes >= MAX_OWED_BYTES;
-    if (over) this.hold(true);
-    else if (this.#held) this.hold(false);
+    const was = this.#held;
+    // Set first: a release may owe a reply at once (`later` again, checking again from inside).
     this.#held = over;
+    if (over) this.hold(true);
+    else if (was) this.hold(false);
   }
 
   /** The connection closed: its replies are dropped, and any owed later too. */

@@ -127,14 +127,17 @@ class TcpKind implements SocketKindInstance {
     const owed = new OwedReplies(this.#timers, (held) => {
       watch(held);
       owedHeld = held;
-      updateReading();
+      if (held) socket.pause();
+      else answerWaiting();
     });
-    // Messages read and not answered yet. The replies to one read can be far bigger than it (short
-    // lines each owed a big reply): once the socket's buffer is full, the rest wait for its drain.
-    // A client that does not read what it is sent is not read either (as a pipe waits for its
-    // reader), so what waits in memory is one read's messages, not all their replies.
+    // Messages read and not answered yet. One read can carry thousands, and their replies can be
+    // far bigger than it (short lines each owed a big reply) or wait long (delayMs): once the
+    // socket's buffer is full, or the connection is owed as many delayed replies as it may be,
+    // the rest wait for the drain or for replies to go. The client is not read meanwhile (as a
+    // pipe waits for its reader), so what waits in memory is one read's messages, not all their replies.
     let waiting: Framed[] = [];
     let next = 0;
+    let answering = false;
     const updateReading = () => {
       if (owedHeld || next < waiting.length || socket.writableNeedDrain) socket.pause();
       else socket.resume();
@@ -143,7 +146,10 @@ class TcpKind implements SocketKindInstance {
       if (clientEnded && owed.count === 0 && next >= waiting.length && !socket.destroyed) socket.end();
     };
     const answerWaiting = () => {
-      while (next < waiting.length && !socket.writableNeedDrain && !socket.destroyed) this.#answer(socket, peer, waiting[next++]!, state, owed, endIfDone);
+      if (answering) return; // a reply going out while answering: this loop goes on anyway
+      answering = true;
+      while (next < waiting.length && !owedHeld && !socket.writableNeedDrain && !socket.destroyed) this.#answer(socket, peer, waiting[next++]!, state, owed, endIfDone);
+      answering = false;
       if (next >= waiting.length) [waiting, next] = [[], 0];
       updateReading();
       endIfDone();
@@ -193,7 +199,7 @@ class TcpKind implements SocketKindInstance {
       this.#sockets.delete(socket);
       // Messages read and never answered: the client left without reading the replies before them.
       const unanswered = waiting.length - next;
-      const note = heldNote ?? (unanswered > 0 ? `${unanswered.toLocaleString('en-US')} messages read and not answered: the client left without reading the replies before them` : undefined);
+      const note = heldNote ?? (unanswered > 0 ? `${unanswered.toLocaleString('en-US')} messages read and not answered: the client left before the replies ahead of them had gone` : undefined);
       const why = note === undefined ? {} : { note, level: 'warning' as const };
       traffic.add(messageRecord('tcp', id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn, bytesOut: written(), ...why }));
     });
