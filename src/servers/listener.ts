@@ -2,8 +2,8 @@
  * The shared HTTP listener, the socket side of every kind with transport `sharedHttp`: plain
  * HTTP/1.1, or with TLS HTTP/2 and HTTP/1.1 on one port (ALPN picks). It keeps track of its
  * connections so that stopping really stops: open keep-alive connections, hung requests, event
- * streams and upgraded sockets are closed, not waited for. It keeps at most
- * CONNECTION_CAPS.sharedHttp connections at once (connection-cap.ts). Own-socket kinds return the same
+ * streams and upgraded sockets are closed, not waited for; and it keeps at most
+ * CONNECTION_CAPS.sharedHttp of them (connection-cap.ts). Own-socket kinds return the same
  * `Listener` shape and word their bind errors with `bindFailure` (as a ServerError: `bindError`).
  */
 import http, { type IncomingMessage } from 'node:http';

@@ -197,7 +197,7 @@ class TcpKind implements SocketKindInstance {
       if (!clientEnded) takeRest(true);
       owed.cancel();
       this.#sockets.delete(socket);
-      // Messages read and never answered: the client left without reading the replies before them.
+      // Messages read and never answered: the client left before the replies ahead of them had gone.
       const unanswered = waiting.length - next;
       const note = heldNote ?? (unanswered > 0 ? `${unanswered.toLocaleString('en-US')} messages read and not answered: the client left before the replies ahead of them had gone` : undefined);
       const why = note === undefined ? {} : { note, level: 'warning' as const };
