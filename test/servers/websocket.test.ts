@@ -69,6 +69,28 @@ describe('WebSocket server', () => {
     expect(got.map((m) => m.data)).toEqual(['pong to say ping in dev', 'exactly hello', 'order ok', 'fallback']);
   });
 
+  it('appends lineEnding (2.11, for WebSocket, TCP and UDP servers) to text rule replies, the greeting and panel sends; echoes stay as they came', async () => {
+    const { url, server } = await wsServer({
+      mode: 'rules', lineEnding: 'crLf', greeting: 'hi',
+      rules: [{ match: 'exact', pattern: 'ping', reply: 'pong {{message}}' }],
+    });
+    const c = await connect(url);
+    c.ws.send('ping');
+    await eventually(async () => server.openStreams() === 1);
+    const got = await c.next(2);
+    expect(server.pushEvent('from the panel')).toBe(1);
+    await c.next(3);
+    expect(got.map((m) => m.data)).toEqual(['hi\r\n', 'pong ping\r\n', 'from the panel\r\n']);
+    const echo = await wsServer({ lineEnding: 'lf' });
+    const e = await connect(echo.url);
+    e.ws.send('as sent');
+    expect((await e.next(1)).map((m) => m.data)).toEqual(['as sent']);
+    const none = await wsServer({ mode: 'rules', rules: [{ match: 'any', reply: 'plain' }] });
+    const n = await connect(none.url);
+    n.ws.send('x');
+    expect((await n.next(1)).map((m) => m.data)).toEqual(['plain']);
+  });
+
   it('sends nothing back in discard and manual modes; manual sends what the panel pushes', async () => {
     const { url, server } = await wsServer({ mode: 'manual', rules: [{ match: 'any', reply: 'no' }] });
     const a = await connect(url);

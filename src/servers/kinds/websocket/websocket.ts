@@ -3,6 +3,8 @@
  * the loopback-name check and stopping come from there) are handed to `ws`. Each client gets the
  * `greeting`, then every message is answered by the `mode`: echoed (text as text, binary as
  * binary), answered by the first matching rule, or left for the traffic panel (`manual`, `discard`).
+ * `lineEnding` (2.11 names it for WebSocket, TCP and UDP servers alike) ends what the server
+ * writes as text itself, as the TCP server's: the greeting, rule replies and panel sends.
  * Without `cors`, a web page of another origin is refused (same-origin.ts), as Socket.IO's.
  */
 import type { IncomingMessage } from 'node:http';
@@ -12,7 +14,7 @@ import { compile, type Template, type VariableScope } from '../../../template/in
 import { type AnyRequest, type AnyResponse, answerable, plainTextHeaders } from '../../http-types.js';
 import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptions, ServerKindModule } from '../kind.js';
 import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messages/rules.js';
-import { preview, previewText, previewUtf8 } from '../messages/payload.js';
+import { LINE_ENDING_TEXT, preview, previewText, previewUtf8 } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
 import { HELD_TIMINGS, OwedReplies, PendingTimers, watchHeld } from '../pending-timers.js';
 import { otherOriginRefused, sameOrigin } from '../same-origin.js';
@@ -32,6 +34,8 @@ interface State {
   greeting: Template;
   rules: CompiledRule[];
   variables: VariableScope;
+  /** Appended to the greeting, rule replies and panel sends (`''` for `none`). */
+  lineEnding: string;
   /** Web pages of other origins may connect. */
   cors: boolean;
 }
@@ -47,12 +51,13 @@ class WebSocketKind implements HttpKindInstance {
   constructor(private readonly context: KindContext) {}
 
   configure({ server, variables }: KindSettings): void {
-    const section = server.websocket ?? { mode: 'echo' as const, greeting: '', rules: [], cors: false };
+    const section = server.websocket ?? { mode: 'echo' as const, greeting: '', rules: [], lineEnding: 'none' as const, cors: false };
     this.#state = {
       mode: section.mode,
       greeting: compile(section.greeting, 'ws.greeting'),
       rules: compileRules(section.rules, 'websocket', this.context.file, 'text', 'ws.reply'),
       variables,
+      lineEnding: LINE_ENDING_TEXT[section.lineEnding],
       cors: section.cors,
     };
   }
@@ -69,7 +74,7 @@ class WebSocketKind implements HttpKindInstance {
   readonly sendForm = { event: false, hex: false };
 
   push(data: string, options: PushOptions = {}): number {
-    const text = options.fill ? options.fill(data) : data;
+    const text = (options.fill ? options.fill(data) : data) + this.#state!.lineEnding;
     let count = 0;
     for (const [ws, peer] of this.#clients) {
       if (options.to !== undefined && options.to !== peer) continue;
@@ -119,7 +124,7 @@ class WebSocketKind implements HttpKindInstance {
     const { traffic, id } = this.context;
     traffic.add(messageRecord('websocket', id, 'exchange', { peer, event: 'connect', preview: req.url ?? '/' }, {}));
     const state = this.#state!;
-    const greeting = state.greeting.render({ variables: state.variables });
+    const greeting = state.greeting.source === '' ? '' : state.greeting.render({ variables: state.variables }) + state.lineEnding;
     if (greeting !== '') bytesOut += this.#send(ws, peer, greeting, false);
     // Delayed replies: bounded while connected (the client is not read past the bound), gone with it.
     let heldNote: string | undefined;
@@ -156,7 +161,7 @@ class WebSocketKind implements HttpKindInstance {
         const message = text ?? bytes.toString('utf8');
         const rule = firstMatch(now.rules, { text: message, bytes });
         if (rule === undefined) return;
-        const reply = (rule.reply as Template).render({ variables: now.variables, message });
+        const reply = (rule.reply as Template).render({ variables: now.variables, message }) + now.lineEnding;
         const send = () => (bytesOut += this.#send(ws, peer, reply, false, rule.number));
         if (rule.delayMs === 0) send();
         else owed.later(rule.delayMs, Buffer.byteLength(reply), send);
