@@ -10,7 +10,7 @@ import { readTextFile, writeFileAtomic } from './files.js';
 import { checkNewDisplayName } from './names.js';
 import type { ReadOutcomeOf } from './read-resource.js';
 import { secretValueKeys, warnSecretValues } from './secret-values.js';
-import { isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, type TreeReader } from './tree.js';
+import { compareNames, isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, type TreeReader } from './tree.js';
 import { selectRequests, SelectError } from './select.js';
 import { readRequestTreePart } from './tree-part.js';
 import { ListingCache, NeedsParsing, type ListingCacheOptions } from './listing-cache.js';
@@ -193,9 +193,9 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
       const part = readPart(absolute, options.requests, found, read);
       return [part, part ?? (await readRequestTree(absolute, found, read))] as const;
     }, warnings),
-    readEntries<{ seq?: number }>(absolute, ENVIRONMENTS_DIR, 'environment', warnings, readFile),
-    readEntries<{ seq?: number }>(absolute, SERVERS_DIR, 'server', warnings, readFile),
-    readEntries<{ seq?: number }>(absolute, LOADTESTS_DIR, 'loadtest', warnings, readFile),
+    readEntries<{ seq?: number }>(absolute, ENVIRONMENTS_DIR, 'environment', warnings, readFile, byId),
+    readEntries<{ seq?: number }>(absolute, SERVERS_DIR, 'server', warnings, readFile, bySeqThenName),
+    readEntries<{ seq?: number }>(absolute, LOADTESTS_DIR, 'loadtest', warnings, readFile, bySeqThenName),
   ]);
   cache?.save(part === undefined);
   warnSecretValues(WORKSPACE_FILE, secretValues, warnings);
@@ -329,8 +329,16 @@ function readPart<R extends RequestSummary>(root: string, requests: readonly str
 /** How a file of the workspace is read: from the file, or through the listing cache. */
 type ReadFile = (kind: ResourceKind, absolute: string, label: string) => Promise<ReadOutcomeOf<unknown>>;
 
+type EntryOrder = (a: Entry<unknown>, b: Entry<unknown>) => number;
+
+/** Environments (the spec gives them no order): by a `seq` when a file has one, then by id, as always. */
+const byId: EntryOrder = (a, b) => seqOf(a.value) - seqOf(b.value) || a.id.localeCompare(b.id);
+
+/** Servers and load tests (2.11, 2.12: `seq` is the sidebar position): by `seq`, then by name as the request tree (2.1.6), then by id. */
+const bySeqThenName: EntryOrder = (a, b) => seqOf(a.value) - seqOf(b.value) || compareNames(nameOf(a.value), nameOf(b.value)) || a.id.localeCompare(b.id);
+
 /** Reads one flat folder of resources (environments, servers, load tests); ids are file names. */
-async function readEntries<T extends { seq?: number }>(root: string, dir: string, kind: ResourceKind, warnings: Warning[], readResource: ReadFile): Promise<Entry<T>[]> {
+async function readEntries<T extends { seq?: number }>(root: string, dir: string, kind: ResourceKind, warnings: Warning[], readResource: ReadFile, order: EntryOrder): Promise<Entry<T>[]> {
   if (isSymbolicLink(path.join(root, dir))) {
     warnings.push({ file: dir, message: symlinkMessage(dir) });
     return [];
@@ -366,7 +374,12 @@ async function readEntries<T extends { seq?: number }>(root: string, dir: string
   );
   return results
     .filter((e): e is Entry<T> => e !== undefined)
-    .sort((a, b) => seqOf(a.value) - seqOf(b.value) || a.id.localeCompare(b.id));
+    .sort(order);
+}
+
+function nameOf(value: unknown): string {
+  const name = (value as { name?: unknown }).name;
+  return typeof name === 'string' ? name : '';
 }
 
 function seqOf(value: unknown): number {

@@ -184,8 +184,11 @@ export function compareNodes<R extends RequestSummary>(a: TreeNode<R>, b: TreeNo
   const folderA = a.type === 'folder' ? 0 : 1;
   const folderB = b.type === 'folder' ? 0 : 1;
   if (folderA !== folderB) return folderA - folderB;
-  const nameA = nodeName(a);
-  const nameB = nodeName(b);
+  return compareNames(nodeName(a), nodeName(b));
+}
+
+/** Display names in sidebar order (2.1.6 "then by name"): numbers by value, case aside, then as written. */
+export function compareNames(nameA: string, nameB: string): number {
   const order = nameCollator().compare(nameA, nameB);
   return order !== 0 ? order : nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
 }
