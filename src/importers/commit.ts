@@ -21,6 +21,7 @@ import {
   REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic, yamlTooLarge,
 } from '../workspace/index.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
+import { UNUSABLE_KEY_RULE, unusableKeyProblem } from '../support/placeholder-syntax.js';
 import { SiblingNames } from './sibling-names.js';
 import { countNodes, ImportError, type ImportedFolderNode, type ImportedNode, type ImportResult, type ImportSummary } from './types.js';
 
@@ -148,6 +149,8 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
         envTaken.push(id);
         environmentIds.push(id);
         const value = validate('environment', env, `environment "${env.name}"`);
+        const keysNote = unusableKeysNote(`${ENVIRONMENTS_DIR}/${id}.yaml`, value.variables, 'pm.environment.get');
+        if (keysNote) notes.push(keysNote);
         await fs.writeFile(path.join(envStaging, `${id}.yaml`), sized(resourceText('environment', value), `${ENVIRONMENTS_DIR}/${id}.yaml`));
         moves.push({ from: path.join(envStaging, `${id}.yaml`), to: path.join(envDir, `${id}.yaml`) });
       }
@@ -187,6 +190,8 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
       added.push(validate('environment', { name: 'x', variables: [variable] }, `variable "${variable.key}"`).variables[0]!);
     }
     if (kept.length > 0) notes.push(`The workspace already has these variables, which keep their current values: ${kept.join(', ')}.`);
+    const keysNote = unusableKeysNote(WORKSPACE_FILE, added, 'pm.collectionVariables.get');
+    if (keysNote) notes.push(keysNote);
     const newWorkspaceText = added.length > 0 ? sized(editYaml(source, { ...data, variables: [...existing, ...added.map(variableFileData)] }), WORKSPACE_FILE) : undefined;
 
     // 5. The moves, then the workspace file, then the secrets. Only now does anything become
@@ -433,6 +438,21 @@ function maxDepth(nodes: ImportedNode[]): number {
     }
   }
   return deepest;
+}
+
+/**
+ * Postman takes any variable key, and its scripts read keys no placeholder can name (`" api key"`,
+ * `a}}b`); such keys are imported as written, so nothing is lost and those scripts keep working,
+ * with one note per file naming them, why, and what to do. Reading the file warns as for any
+ * hand-edited one, and the app's variable editor refuses to save them until renamed.
+ */
+function unusableKeysNote(file: string, variables: ReadonlyArray<{ key: string }>, scriptReader: string): string | undefined {
+  const keys = [...new Set(variables.map((v) => v.key).filter((key) => key !== '' && unusableKeyProblem(key) !== undefined))];
+  if (keys.length === 0) return undefined;
+  const shown = keys.slice(0, 20).map((key) => JSON.stringify(key)).join(', ') + (keys.length > 20 ? ` and ${keys.length - 20} more` : '');
+  return `${file}: no placeholder can name ${keys.length === 1 ? 'the variable key' : `these ${keys.length} variable keys`} ${shown}, since ${UNUSABLE_KEY_RULE}. ` +
+    `${keys.length === 1 ? 'It was' : 'They were'} imported as written (Postman takes any key), so scripts still read ${keys.length === 1 ? 'it' : 'them'} (${scriptReader}(${JSON.stringify(keys[0])})); ` +
+    `to use ${keys.length === 1 ? 'it' : 'them'} as {{placeholders}}, rename ${keys.length === 1 ? 'it' : 'them'} in ${file} and in the scripts (the app's variable editor will not save ${keys.length === 1 ? 'it' : 'them'} as ${keys.length === 1 ? 'it is' : 'they are'}).`;
 }
 
 /** Variables as the workspace file writes them: the model's writer leaves defaults out. */

@@ -79,5 +79,8 @@ export function mayHavePlaceholders(text: string): boolean {
 export function unusableKeyProblem(key: string): string | undefined {
   const found = findPlaceholders(`{{${key}}}`);
   if (found.length === 1 && found[0]!.name === key && found[0]!.tight) return undefined;
-  return `${JSON.stringify(key)} can never be used: {{${JSON.stringify(key).slice(1, -1)}}} does not name it, since a key cannot hold a line break, "{{" or "}}", nor start or end with a space, tab, "{" or "}"`;
+  return `${JSON.stringify(key)} can never be used: {{${JSON.stringify(key).slice(1, -1)}}} does not name it, since ${UNUSABLE_KEY_RULE}`;
 }
+
+/** The rule `unusableKeyProblem` gives, for a message listing several keys. */
+export const UNUSABLE_KEY_RULE = 'a key cannot hold a line break, "{{" or "}}", nor start or end with a space, tab, "{" or "}"';
