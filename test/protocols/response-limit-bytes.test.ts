@@ -19,6 +19,7 @@ describe('maxResponseBytes', () => {
     expect(maxResponseBytes(0, -1)).toBe(-1); // grpc-js
     expect(maxResponseBytes(0, 100 * MB)).toBe(104_857_600); // WebSocket and Socket.IO: the ws library's default
     expect(maxResponseBytes(3, 100 * MB)).toBe(3 * MB);
+    expect(maxResponseBytes(0, Infinity)).toBe(Infinity); // gRPC's streamed total
   });
 
   it('is the only place in src/protocols that turns maxResponseMb into bytes', () => {

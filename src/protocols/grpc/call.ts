@@ -269,7 +269,7 @@ function exchange(x: Exchange): Promise<Answer> {
   const read = (bytes: Buffer) => {
     answer.receivedBytes += bytes.length;
     answer.firstAt ??= performance.now();
-    if (streamingAnswer(x.callType) && x.maxResponseMb > 0 && answer.receivedBytes > maxResponseBytes(x.maxResponseMb)) {
+    if (streamingAnswer(x.callType) && answer.receivedBytes > maxResponseBytes(x.maxResponseMb, Infinity)) {
       // As an SSE stream is: its bytes counted as they arrive, so a stream without other limits ends.
       answer.broken ??= new SendError(`the messages of the answer add up to more than ${x.maxResponseMb} MB (maxResponseMb), so Ferry stopped reading the stream; raise the limit with ferry config set maxResponseMb N, or 0 for no limit, or stop the stream sooner with settings.stream (maxEvents, timeoutMs).`, 'tooLarge');
       throw answer.broken;
