@@ -64,6 +64,8 @@ function decode(body: Readable, encoding: string | string[] | undefined): Readab
  */
 function pulled(body: Readable): ReadableStream<Uint8Array> {
   const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  // A reader gets the stream's error from `next`; one cancelled (or not reading) is past caring.
+  body.on('error', () => {});
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
