@@ -229,8 +229,9 @@ describe('environments, servers and load tests', () => {
     await fs.writeFile(path.join(root, 'environments', 'local.yaml'), 'name: Local\nvariables: []\n');
     expect(await saveEntry(root, 'environment', 'local', { name: 'Local', variables: [{ key: 'b', value: '2', enabled: true, secret: false }] })).toBe('local');
     await deleteEntry(root, 'environment', 'local');
-    // A server keeps its id when renamed.
+    // A server and a load test keep their ids when renamed (docs/servers.md, docs/load.md).
     expect(await saveEntry(root, 'server', 'Mock', { ...server.value, name: 'Other' })).toBe('Mock');
+    expect(await saveEntry(root, 'loadtest', 'Smoke', { ...load.value, name: 'Soak' })).toBe('Smoke');
     await deleteEntry(root, 'loadtest', 'Smoke');
     const ws = await openWorkspace(root);
     expect(ws.environments.map((e) => e.id).sort()).toEqual(['Production', 'Staging- EU 2']);
