@@ -62,7 +62,8 @@ export function outcomeOfText<T>(kind: ResourceKind, text: string, relative: str
   }
   const result = parse(data);
   if (result.ok) {
-    const warning = nameWarning(kind, result.value, text, relative) ?? variableKeyWarning(result.value, text, relative);
+    // The keys from the data, not the value: a listing's value is a summary without the variables.
+    const warning = nameWarning(kind, result.value, text, relative) ?? variableKeyWarning(data, text, relative);
     return warning ? { ...result, warning } : result;
   }
   const first = result.problems[0]!;
@@ -101,7 +102,7 @@ function variableKeyWarning(value: unknown, text: string, relative: string): War
   const variables = (value as { variables?: unknown }).variables;
   if (!Array.isArray(variables)) return undefined;
   for (const [i, v] of variables.entries()) {
-    const key = String((v as { key?: unknown }).key ?? '');
+    const key = String((v as { key?: unknown } | null)?.key ?? '');
     // An empty key is a blank row (the app drops those on save), not a misnamed variable.
     const problem = key === '' ? undefined : unusableKeyProblem(key);
     if (!problem) continue;

@@ -53,6 +53,9 @@ async function workspaceWithEveryProblem(): Promise<string> {
     await fs.writeFile(path.join(dir, 'Inner', name), text);
   }
   await fs.symlink(path.join(dir, 'Plain.yaml'), path.join(dir, 'Link.yaml'));
+  // Variable keys no placeholder can name (read as written, with a warning), in ferry.yaml and an environment.
+  await fs.appendFile(path.join(root, 'ferry.yaml'), 'variables:\n  - key: ok\n    value: "1"\n  - key: "a}}b"\n    value: "2"\n');
+  await fs.writeFile(path.join(root, 'environments', 'Odd keys.yaml'), 'name: Odd keys\nvariables:\n  - key: " api key"\n    value: k\n');
   return root;
 }
 
