@@ -159,6 +159,51 @@ describe('WebSocket server', () => {
     await eventually(async () => timers() <= before);
   });
 
+  it('owes a client at most 1,024 delayed replies within one read too: the messages past them wait, and are answered as the first go', async () => {
+    const { url, server } = await wsServer({ mode: 'rules', rules: [{ match: 'any', reply: 'late', delayMs: 1000 }] });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const c = await connect(url);
+    const before = timers();
+    // The most replies owed at once: the timers waiting, sampled while the test runs.
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, timers() - before - 1)), 5);
+    // 2,000 small messages sent at once: one or two reads of the server, each owed a reply 1 s later.
+    for (let i = 0; i < 2000; i++) c.ws.send('a');
+    await c.next(2000);
+    clearInterval(sampler);
+    expect(most).toBeGreaterThan(900);
+    expect(most).toBeLessThanOrEqual(1024 + 5);
+    expect(c.received.every((m) => m.data === 'late')).toBe(true);
+    expect(server.openStreams()).toBe(1);
+    c.ws.terminate();
+  });
+
+  it('answers the messages of one read as the client reads the replies: small messages owed a big reply do not pile up unsent', async () => {
+    const { url, handle } = await wsServer({ mode: 'rules', rules: [{ match: 'any', reply: 'r'.repeat(64 * 1024) }] });
+    const c = await connect(url);
+    c.ws.pause(); // reads nothing, for now
+    let replies = 0;
+    handle.traffic.subscribe((records) => (replies += records.filter((r) => r.direction === 'out').length));
+    // 2,000 one-byte messages, each owed 64 KB: 128 MB that would all wait in memory at once.
+    for (let i = 0; i < 2000; i++) c.ws.send('a');
+    await eventually(async () => replies > 0);
+    await new Promise((r) => setTimeout(r, 300));
+    // The 1 MB the server lets wait and the kernel's buffers, not 2,000 replies.
+    expect(replies).toBeLessThan(200);
+    c.ws.resume();
+    await c.next(2000); // every reply, once read
+    // A client that leaves before its messages are answered: its close record counts them.
+    const other = await connect(url);
+    other.ws.pause();
+    for (let i = 0; i < 2000; i++) other.ws.send('a');
+    await new Promise((r) => setTimeout(r, 300));
+    other.ws.terminate();
+    await eventually(async () => (handle.traffic.recent() as MessageRecord[]).some((r) => r.detail.event === 'close' && r.level === 'warning'));
+    const close = (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'close' && r.level === 'warning')!;
+    expect(close.detail.preview).toMatch(/^code 1006 \([\d,]+ messages read and not answered: the client left before the replies ahead of them had gone\)$/);
+    c.ws.terminate();
+  });
+
   it('closes a held client (not read, its delayed replies piled up) when nothing goes out for the held time: it may have left unseen', async () => {
     HELD_TIMINGS.idleMs = 500;
     try {

@@ -137,13 +137,49 @@ class WebSocketKind implements HttpKindInstance {
     });
     const owed = new OwedReplies(this.#timers, (held) => {
       watch(held);
+      owedHeld = held;
       if (held) ws.pause();
-      else ws.resume();
+      else answerWaiting();
     });
+    // Messages received and not answered yet. `ws` hands over every message of a read, paused or
+    // not, and one read carries thousands of small ones: past the bound of delayed replies owed,
+    // or of bytes unsent, the rest wait here, answered as replies go, and the client is not read
+    // meanwhile. So what waits is one read's messages, not their replies.
+    let waiting: { bytes: Buffer; isBinary: boolean }[] = [];
+    let next = 0;
+    let owedHeld = false;
+    let answering = false;
+    let awaitingDrain = false;
+    const answerWaiting = () => {
+      if (answering) return; // a reply owed while answering: this loop goes on anyway
+      answering = true;
+      while (next < waiting.length && !owedHeld && ws.bufferedAmount < MAX_UNSENT_BYTES && ws.readyState === WebSocket.OPEN) {
+        const { bytes, isBinary } = waiting[next++]!;
+        answer(bytes, isBinary);
+      }
+      answering = false;
+      const done = next >= waiting.length;
+      if (done) [waiting, next] = [[], 0];
+      if (owedHeld || ws.readyState !== WebSocket.OPEN) return;
+      if (done) return void ws.resume();
+      ws.pause();
+      if (awaitingDrain) return;
+      awaitingDrain = true;
+      req.socket.once('drain', () => {
+        awaitingDrain = false;
+        answerWaiting();
+      });
+    };
 
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const bytes = data as Buffer; // binaryType nodebuffer: one Buffer per message
       bytesIn += bytes.length;
+      // Answered at once when nothing waits (an echo server's every message), else in turn.
+      if (waiting.length === 0 && !owedHeld && ws.bufferedAmount < MAX_UNSENT_BYTES) return answer(bytes, isBinary);
+      waiting.push({ bytes, isBinary });
+      answerWaiting();
+    });
+    const answer = (bytes: Buffer, isBinary: boolean) => {
       const now = this.#state!;
       // Text frames are UTF-8 by the protocol: decoded whole only when the rules read them (then
       // once, for the preview too); the preview alone needs only their start.
@@ -166,7 +202,7 @@ class WebSocketKind implements HttpKindInstance {
         if (rule.delayMs === 0) send();
         else owed.later(rule.delayMs, Buffer.byteLength(reply), send);
       }
-    });
+    };
     // A broken client or a message over the limit: 'close' follows and is recorded with why, since
     // its code is then 1006 (no close frame came back) whatever the server sent.
     ws.on('error', (error: Error & { code?: string }) => {
@@ -175,12 +211,15 @@ class WebSocketKind implements HttpKindInstance {
     ws.once('close', (code: number, reason: Buffer) => {
       this.#clients.delete(ws);
       owed.cancel();
+      // Messages read and never answered (a server stopping leaves some: that is said already).
+      const unanswered = this.#closing ? 0 : waiting.length - next;
+      if (unanswered > 0) why ||= `${unanswered.toLocaleString('en-US')} messages read and not answered: the client left before the replies ahead of them had gone`;
       // Closed as the server stops: the listener mostly destroys the socket before the client's
       // close frame comes back (1006), but the client was sent 1001, and that is what it saw.
       const shown = this.#closing && (code === 1006 || code === 1001) && !why
         ? 'code 1001 server stopping (the server stopped)'
         : `code ${code}${reason.length > 0 ? ` ${previewUtf8(reason)}` : ''}${why ? ` (${why})` : ''}`;
-      traffic.add(messageRecord('websocket', id, 'exchange', { peer, event: 'close', preview: shown }, { start, bytesIn, bytesOut, ...(heldNote !== undefined ? { level: 'warning' as const } : {}) }));
+      traffic.add(messageRecord('websocket', id, 'exchange', { peer, event: 'close', preview: shown }, { start, bytesIn, bytesOut, ...(heldNote !== undefined || unanswered > 0 ? { level: 'warning' as const } : {}) }));
     });
   }
 
