@@ -1,15 +1,16 @@
 /**
  * MCP requests against hand-made servers that do what MCP servers should not, or what a client
- * must still handle: requests to the client (sampling, elicitation, roots), notification floods.
- * Each must end the call at once with what happened, within the time limit and maxResponseMb.
- * Real servers on 127.0.0.1 (port 0).
+ * must still handle: requests to the client (sampling, elicitation, roots), notification floods,
+ * answers with an id nobody asked for, event streams cut or ended before the answer. Each must end the call at once with
+ * what happened, within the time limit and maxResponseMb. Real servers on 127.0.0.1 (port 0).
  */
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { requestSchema } from '../../src/model/index.js';
-import { requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
+import { requestSchema, workspaceSchema } from '../../src/model/index.js';
+import { HttpAgents, requestKind, SendError, type ProtocolResult, type StreamMessage } from '../../src/protocols/index.js';
+import { prepareRequest } from '../../src/request/index.js';
 import { sendWith } from './kind-cases.js';
 
 const mcpKind = requestKind('mcp');
@@ -68,10 +69,11 @@ class Posted {
  * client's answers accepted (202), the event stream GET refused (405), DELETE accepted; any other
  * request of the client's is handed to `call`.
  */
-async function streamable(call: (message: Message, res: http.ServerResponse, posted: Posted) => void, headers: Record<string, string> = {}) {
+async function streamable(call: (message: Message, res: http.ServerResponse, posted: Posted) => void, headers: Record<string, string> = {}, get?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean) {
   const posted = new Posted();
   const server = http.createServer((req, res) => {
     if (req.method === 'DELETE') return void res.writeHead(200).end();
+    if (req.method === 'GET' && get?.(req, res)) return;
     if (req.method !== 'POST') return void res.writeHead(405).end();
     void readBody(req).then((body) => {
       const message = JSON.parse(body) as Message;
@@ -85,8 +87,43 @@ async function streamable(call: (message: Message, res: http.ServerResponse, pos
   return { url: `http://${host}/mcp`, host, posted };
 }
 
+/**
+ * HTTP+SSE by hand: GET /sse opens the stream and names /messages; what the client POSTs there is
+ * accepted (202); initialize is answered on the stream, any other request handed to `call` with the stream.
+ */
+async function legacy(call: (message: Message, stream: http.ServerResponse) => void) {
+  let stream: http.ServerResponse | undefined;
+  const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/sse') {
+      stream = res.writeHead(200, { 'content-type': 'text/event-stream' });
+      return void res.write('event: endpoint\ndata: /messages\n\n');
+    }
+    if (req.method !== 'POST' || !stream) return void res.writeHead(404).end();
+    void readBody(req).then((body) => {
+      const message = JSON.parse(body) as Message;
+      res.writeHead(202).end();
+      if (message.id === undefined || message.method === undefined) return;
+      if (message.method === 'initialize') return void stream!.write(sse({ jsonrpc: '2.0', id: message.id, result: INIT }));
+      call(message, stream!);
+    });
+  });
+  const host = await listening(server);
+  return { url: `http://${host}/sse`, host };
+}
+
 function send(url: string, fields: Record<string, unknown> = {}, extra: { maxResponseMb?: number } = {}): Promise<ProtocolResult> {
   return sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url, settings: { timeoutMs: 10000 }, mcp: { transport: 'streamableHttp', call: 'tool', name: 'go' }, ...fields }), undefined, extra);
+}
+
+/** A live session (the app's), as `connect` opens it; closed after the test. */
+async function connect(url: string, transport: 'streamableHttp' | 'sse') {
+  const request = requestSchema.parse({ name: 'm', kind: 'mcp', url, settings: { timeoutMs: 10000 }, mcp: { transport } });
+  const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: mcpKind });
+  const agents = new HttpAgents();
+  const messages: StreamMessage[] = [];
+  const live = await mcpKind.connect!(prepared, { agents, maxResponseMb: 50, workspaceRoot: process.cwd(), allowFilesOutside: false }, { onMessage: (m) => void messages.push(m) });
+  closers.push(() => void live.close().then(() => agents.close()));
+  return { live, messages };
 }
 
 async function failure(promise: Promise<unknown>): Promise<SendError> {
@@ -143,5 +180,100 @@ describe('MCP: notifications during a call', () => {
     const { value: error, ms } = await timed(failure(send(peer.url, { settings: { timeoutMs: 1500 } }, { maxResponseMb: 0 })));
     expect(error.kind).toBe('timeout');
     expect(ms).toBeLessThan(4000);
+  });
+});
+
+describe('MCP: answers the call never gets', () => {
+  it('a JSON answer to the call with an id the client never used fails the call at once, saying so (it waited to the time limit)', async () => {
+    const peer = await streamable((_message, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(textResult(9999, 'for someone else'))));
+    const { value: error, ms } = await timed(failure(send(peer.url)));
+    expect(error.message).toBe(`the tool call failed: the MCP server at ${peer.host} ended its answer to tools/call without answering it; it answered id 9999 instead, which Ferry did not send.`);
+    expect(error.kind).toBe('protocol');
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('an event stream that ends without the answer (one with another id) fails the call at once (it waited to the time limit)', async () => {
+    const peer = await streamable((_message, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(sse(textResult('other', 'for someone else'))));
+    const { value: error, ms } = await timed(failure(send(peer.url)));
+    expect(error.message).toBe(`the tool call failed: the MCP server at ${peer.host} ended its answer to tools/call without answering it; it answered id "other" instead, which Ferry did not send.`);
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('the connection dropped in the middle of the event stream fails the call at once (it waited to the time limit)', async () => {
+    const peer = await streamable((message, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(sse({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } }));
+      res.write(`event: message\ndata: ${JSON.stringify(textResult(message.id, 'cut')).slice(0, 20)}`, () => res.destroy());
+    });
+    const { value: error, ms } = await timed(failure(send(peer.url)));
+    expect(error.message).toBe(`the tool call failed: the connection to the MCP server at ${peer.host} broke before its answer to tools/call came (other side closed).`);
+    expect(ms).toBeLessThan(3000);
+  });
+});
+
+describe('MCP: answers the call never gets, in a live session', () => {
+  it('a call whose answer is cut fails at once; the session stays open and the next call is answered', async () => {
+    const peer = await streamable((message, res) => {
+      if ((message.params as { name?: string }).name === 'cut') return void res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders(), setTimeout(() => res.destroy(), 20);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(textResult(message.id, 'answered')));
+    });
+    const { live } = await connect(peer.url, 'streamableHttp');
+    await expect(live.call('callTool', { name: 'cut' })).rejects.toThrow(`callTool failed: the connection to the MCP server at ${peer.host} broke before its answer to tools/call came (other side closed).`);
+    expect(await live.call('callTool', { name: 'go' })).toMatchObject({ content: [{ text: 'answered' }] });
+    expect(live.isOpen).toBe(true);
+  });
+
+  it('HTTP+SSE: the stream ending fails the call waiting and ends the session, said as the server ending it', async () => {
+    const peer = await legacy((_message, stream) => stream.end());
+    const { live } = await connect(peer.url, 'sse');
+    await expect(live.call('callTool', { name: 'go' })).rejects.toThrow(`callTool failed: the MCP server at ${peer.host} ended its event stream (HTTP+SSE) before answering tools/call.`);
+    expect(await live.ended).toMatchObject({ by: 'peer' });
+  });
+});
+
+describe('MCP: an answer the server resumes', () => {
+  it('an event stream that gave an event id and ended is resumed by the SDK (GET with Last-Event-ID), not failed', async () => {
+    const resumed: string[] = [];
+    let callId: Message['id'];
+    const peer = await streamable(
+      (message, res) => {
+        callId = message.id;
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: ev-1\nretry: 10\ndata: \n\n');
+      },
+      {},
+      (req, res) => {
+        const last = req.headers['last-event-id'];
+        if (typeof last !== 'string') return false;
+        resumed.push(last);
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end(`id: ev-2\n${sse(textResult(callId, 'resumed'))}`);
+        return true;
+      },
+    );
+    expect(text(await send(peer.url))).toBe('resumed');
+    expect(resumed).toEqual(['ev-1']);
+  });
+});
+
+describe('MCP over HTTP+SSE: answers the call never gets', () => {
+  it('the stream dropped while the call waits fails the call at once (it waited to the time limit)', async () => {
+    const peer = await legacy((_message, stream) => stream.destroy());
+    const { value: error, ms } = await timed(failure(send(peer.url, { mcp: { transport: 'sse', call: 'tool', name: 'go' } })));
+    expect(error.message).toBe(`the tool call failed: the connection to the MCP server at ${peer.host} broke before its answer to tools/call came: its event stream (HTTP+SSE) was cut (other side closed).`);
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('the stream ended while the call waits fails the call at once (it waited to the time limit)', async () => {
+    const peer = await legacy((_message, stream) => stream.end());
+    const { value: error, ms } = await timed(failure(send(peer.url, { mcp: { transport: 'sse', call: 'tool', name: 'go' } })));
+    expect(error.message).toBe(`the tool call failed: the MCP server at ${peer.host} ended its event stream (HTTP+SSE) before answering tools/call.`);
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('an answer with an id the client never used is passed over; the call waits for its own', async () => {
+    const peer = await legacy((message, stream) => {
+      stream.write(sse(textResult(9999, 'for someone else')));
+      setTimeout(() => stream.write(sse(textResult(message.id, 'mine'))), 100);
+    });
+    expect(text(await send(peer.url, { mcp: { transport: 'sse', call: 'tool', name: 'go' } }))).toBe('mine');
   });
 });

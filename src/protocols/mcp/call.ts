@@ -18,6 +18,7 @@ import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { endSession, httpTransport, type McpOptions, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
 import { errorLine } from './error-line.js';
+import { unansweredText } from './answer-watch.js';
 
 export async function sendMcp(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
   const { options, target, chosen, where } = mcpTarget(prepared);
@@ -130,7 +131,8 @@ function failed(error: unknown, deadline: Deadline, what: string, program?: Star
 async function callFailed(error: unknown, deadline: Deadline, client: Client, options: McpOptions, program?: StartedProgram): Promise<SendError> {
   if (deadline.error) return failed(error, deadline, `the ${options.call} call failed`, program);
   if (error instanceof SendError) return error;
-  if (error instanceof McpError) {
+  // An error of the server's may be an unknown name; one answered for it (no answer came) is not, and the server is not asked again.
+  if (error instanceof McpError && !unansweredText(error)) {
     const missing = await unknownName(client, options);
     if (missing) return missing;
   }

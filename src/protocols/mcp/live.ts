@@ -20,6 +20,7 @@ import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
 import { endSession, httpTransport, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
 import { errorLine } from './error-line.js';
+import { unansweredText } from './answer-watch.js';
 
 export async function connectMcp(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
   const { options, http, chosen, where } = mcpTarget(prepared);
@@ -153,7 +154,7 @@ function connectFailed(error: unknown, chosen: string, where: string): SendError
 
 async function operationFailed(error: unknown, operation: string, params: Record<string, unknown>, client: Client): Promise<SendError> {
   if (error instanceof SendError) return error;
-  if (error instanceof McpError && (operation === 'callTool' || operation === 'getPrompt')) {
+  if (error instanceof McpError && !unansweredText(error) && (operation === 'callTool' || operation === 'getPrompt')) {
     const missing = await unknownName(client, operation === 'callTool' ? 'tool' : 'prompt', String(params.name));
     if (missing) return missing;
   }

@@ -15,6 +15,7 @@ import { loadOnce } from '../../support/load-once.js';
 import type { SendContext } from '../kind.js';
 import { commandWords, programRefused, type ProgramSpec } from '../programs.js';
 import { SendError } from '../send-error.js';
+import { AnswerWatch } from './answer-watch.js';
 import { fetchOn } from './fetch.js';
 import { BoundedStdoutBuffer, OutputTooLarge } from './stdout-buffer.js';
 
@@ -76,17 +77,24 @@ export function httpTransport(which: 'streamableHttp' | 'sse', prepared: Prepare
   // Ferry's pools (and so verifyTls, its limits and the run's proxy, or none with settings.proxy: false), not the global fetch.
   const send = fetchOn(context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false));
   const again = prepared.signEachHop;
-  const fetch = (async (url: string | URL, init?: RequestInit) => {
+  const url = new URL(prepared.url);
+  // A request whose answer ended without it fails at once (the SDK waits on); an HTTP+SSE stream that ends, ends the session.
+  const watch = new AnswerWatch(url.host, (message) => transport.onmessage?.(message));
+  const fetch = (async (to: string | URL, init?: RequestInit) => {
     // A signing auth signs each request of the session for its own method, URL and body (with its
     // own nonce and time): the POSTs (initialize, notifications, the call), the event stream's GET,
     // the session's DELETE, and HTTP+SSE's POSTs to the endpoint the server names.
-    const sent = again ? await signedRequest(again, new URL(url), init) : { url, init };
-    const answer = await send(sent.url, sent.init);
-    return limitedResponse(answer, context.maxResponseMb, () => onTooLarge(answerTooLarge(url, context.maxResponseMb)));
+    const sent = again ? await signedRequest(again, new URL(to), init) : { url: to, init };
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const ids = method === 'POST' ? watch.sent(init?.body) : [];
+    const answer = limitedResponse(await send(sent.url, sent.init), context.maxResponseMb, () => onTooLarge(answerTooLarge(to, context.maxResponseMb)));
+    // Refusals are read and said by the SDK.
+    if (!answer.ok || method === 'DELETE') return answer;
+    if (which === 'sse') return method === 'GET' ? watch.stream(answer, () => void transport.close()) : answer;
+    return watch.answer(answer, ids);
   }) as unknown as typeof globalThis.fetch;
-  const url = new URL(prepared.url);
-  if (which === 'sse') return new SSEClientTransport(url, { requestInit: { headers }, fetch });
-  return new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
+  const transport: Transport = which === 'sse' ? new SSEClientTransport(url, { requestInit: { headers }, fetch }) : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
+  return transport;
 }
 
 function answerTooLarge(url: string | URL, maxResponseMb: number): SendError {
