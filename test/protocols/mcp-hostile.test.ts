@@ -1,7 +1,8 @@
 /**
  * MCP requests against hand-made servers that do what MCP servers should not, or what a client
  * must still handle: requests to the client (sampling, elicitation, roots), notification floods,
- * answers with an id nobody asked for, event streams cut or ended before the answer. Each must end the call at once with
+ * answers with an id nobody asked for, event streams cut or ended before the answer, answers that
+ * are neither JSON nor an event stream. Each must end the call at once with
  * what happened, within the time limit and maxResponseMb. Real servers on 127.0.0.1 (port 0).
  */
 import http from 'node:http';
@@ -275,5 +276,32 @@ describe('MCP over HTTP+SSE: answers the call never gets', () => {
       setTimeout(() => stream.write(sse(textResult(message.id, 'mine'))), 100);
     });
     expect(text(await send(peer.url, { mcp: { transport: 'sse', call: 'tool', name: 'go' } }))).toBe('mine');
+  });
+});
+
+describe('MCP: Streamable HTTP answers that are neither JSON nor an event stream', () => {
+  const other = (host: string, what: string) => `the MCP server at ${host} answered tools/call with ${what}, neither JSON (application/json) nor an event stream (text/event-stream): `;
+  for (const [label, headers, body, said] of [
+    // The SDK said `Streamable HTTP error: Unexpected content type: text/html`.
+    ['an HTML page', { 'content-type': 'text/html; charset=utf-8' }, `<html>\n<body>Log in ${'please '.repeat(50)}</body></html>`, (host: string) => `${other(host, 'text/html')}${`<html> <body>Log in ${'please '.repeat(50)}`.slice(0, 200)}…; check that the URL is the server's MCP endpoint.`],
+    // `Unexpected content type: null`.
+    ['no Content-Type', {}, 'hello', (host: string) => `${other(host, 'no Content-Type')}hello; check that the URL is the server's MCP endpoint.`],
+    // `the tool call failed: Unexpected token '<', "<html>" is not valid JSON.`
+    ['JSON that is not JSON', { 'content-type': 'application/json' }, '<html>', (host: string) => `the MCP server at ${host} answered tools/call with a body that is not JSON, though its Content-Type says application/json (Unexpected token '<', "<html>" is not valid JSON): <html>`],
+  ] as const) {
+    it(`${label}: the call fails at once, saying what came (it said the SDK's words only)`, async () => {
+      const peer = await streamable((_message, res) => res.writeHead(200, headers).end(body));
+      const { value: error, ms } = await timed(failure(send(peer.url)));
+      expect(error.message).toBe(said(peer.host));
+      expect(error.kind).toBe('protocol');
+      expect(ms).toBeLessThan(3000);
+    });
+  }
+
+  it('auto: an HTML page answering initialize is said, beside HTTP+SSE failing too', async () => {
+    const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>not here</p>'));
+    const host = await listening(server);
+    const error = await failure(send(`http://${host}/mcp`, { mcp: { transport: 'auto', call: 'tool', name: 'go' } }));
+    expect(error.message).toContain(`did not initialize over Streamable HTTP (the MCP server at ${host} answered initialize with text/html, neither JSON (application/json) nor an event stream (text/event-stream): <p>not here</p>; check that the URL is the server's MCP endpoint.) nor HTTP+SSE`);
   });
 });

@@ -11,6 +11,7 @@
 import { createParser } from 'eventsource-parser';
 import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Response } from 'undici';
+import { SendError } from '../send-error.js';
 
 type Id = string | number;
 
@@ -59,27 +60,57 @@ export class AnswerWatch {
     const text: string[] = [];
     const reader = json ? undefined : this.events(note, () => (resumable = true));
     return observed(response, (chunk) => (json ? text.push(chunk) : reader!(chunk)), (cut) => {
-      if (json) for (const message of messagesIn(text.join(''))) note(message);
-      if (resumable || isAbort(cut)) return;
+      if (json && !cut) {
+        const whole = text.join('');
+        const value = parsed(whole);
+        if (value instanceof SyntaxError && ids.length > 0) {
+          // Said with its first words (an error page), not as the SDK's bare `Unexpected token '<'`; the SDK fails the call with it.
+          const error = new SendError(`the MCP server at ${this.where} answered ${this.methods(ids)} with a body that is not JSON, though its Content-Type says application/json (${reason(value)}): ${firstWords(whole)}`, 'protocol');
+          for (const id of ids) this.waiting.delete(id);
+          return error;
+        }
+        for (const message of list(value)) note(message);
+      }
+      if (resumable || isAbort(cut)) return undefined;
       this.fail(ids, (method) =>
         cut
           ? `the connection to the MCP server at ${this.where} broke before its answer to ${method} came (${reason(cut)})`
           : `the MCP server at ${this.where} ended its answer to ${method} without answering it${other !== undefined ? `; it answered id ${JSON.stringify(other)} instead, which Ferry did not send` : ''}`,
       );
+      return undefined;
     });
+  }
+
+  /**
+   * Streamable HTTP: the answer to a POST of requests is JSON or an event stream (or 202 for none);
+   * anything else (a login page, a proxy's error page) fails with its type and first words. The
+   * SDK said only `Unexpected content type: text/html`.
+   */
+  async refuseOther(response: Response, ids: Id[]): Promise<void> {
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    if (ids.length === 0 || response.status === 202 || /^(application\/json|text\/event-stream)$/i.test(type)) return;
+    const said = firstWords(await beginning(response));
+    const error = new SendError(`the MCP server at ${this.where} answered ${this.methods(ids)} with ${type ? type : 'no Content-Type'}, neither JSON (application/json) nor an event stream (text/event-stream)${said ? `: ${said}` : ''}; check that the URL is the server's MCP endpoint.`, 'protocol');
+    for (const id of ids) this.waiting.delete(id);
+    throw error;
+  }
+
+  private methods(ids: Id[]): string {
+    return ids.map((id) => this.waiting.get(id) ?? String(id)).join(', ');
   }
 
   /** HTTP+SSE: the session's event stream; when it ends or is cut, every request waiting fails and `ended` is told (the session is over). */
   stream(response: Response, ended: () => void): Response {
     const reader = this.events((message) => this.seen(message), () => {});
     return observed(response, reader, (cut) => {
-      if (isAbort(cut)) return;
+      if (isAbort(cut)) return undefined;
       this.fail([...this.waiting.keys()], (method) =>
         cut
           ? `the connection to the MCP server at ${this.where} broke before its answer to ${method} came: its event stream (HTTP+SSE) was cut (${reason(cut)})`
           : `the MCP server at ${this.where} ended its event stream (HTTP+SSE) before answering ${method}`,
       );
       setImmediate(ended);
+      return undefined;
     });
   }
 
@@ -127,20 +158,55 @@ function reason(cut: unknown): string {
 
 /** The JSON-RPC messages in a text (one message or a batch); none when it is not JSON. */
 function messagesIn(body: unknown): Array<Record<string, unknown>> {
-  if (typeof body !== 'string') return [];
+  return typeof body === 'string' ? list(parsed(body)) : [];
+}
+
+function parsed(text: string): unknown {
   try {
-    const value = JSON.parse(body) as unknown;
-    return (Array.isArray(value) ? value : [value]).filter((m): m is Record<string, unknown> => !!m && typeof m === 'object');
-  } catch {
-    return [];
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    return error instanceof SyntaxError ? error : new SyntaxError(String(error));
   }
+}
+
+function list(value: unknown): Array<Record<string, unknown>> {
+  if (value instanceof SyntaxError) return [];
+  return (Array.isArray(value) ? value : [value]).filter((m): m is Record<string, unknown> => !!m && typeof m === 'object');
+}
+
+/** Most characters of a body said in a message. */
+const SAID = 200;
+
+function firstWords(text: string): string {
+  const said = text.replace(/\s+/g, ' ').trim();
+  return said.length > SAID ? `${said.slice(0, SAID)}…` : said;
+}
+
+/** The first few KB of an answer's body as text; the rest is not read. */
+async function beginning(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < 4 * SAID) {
+      const next = await reader.read();
+      if (next.done) break;
+      text += decoder.decode(next.value, { stream: true });
+    }
+  } catch {
+    // What came before the error is said.
+  }
+  void reader.cancel().catch(() => {});
+  return text;
 }
 
 /**
  * The answer with its body read through `see` (as text) as the reader reads it; `end` is told once
- * when it ends, is cut (with the error), or the reader cancels it.
+ * when it ends, is cut (with the error), or the reader cancels it. An error `end` gives for a body
+ * that ended is the reader's, in place of the end.
  */
-function observed(response: Response, see: (text: string) => void, end: (cut?: unknown) => void): Response {
+function observed(response: Response, see: (text: string) => void, end: (cut?: unknown) => Error | undefined): Response {
   if (!response.body) {
     end();
     return response;
@@ -148,10 +214,10 @@ function observed(response: Response, see: (text: string) => void, end: (cut?: u
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let ended = false;
-  const finish = (cut?: unknown) => {
-    if (ended) return;
+  const finish = (cut?: unknown): Error | undefined => {
+    if (ended) return undefined;
     ended = true;
-    end(cut);
+    return end(cut);
   };
   const body = new ReadableStream<Uint8Array>(
     {
@@ -165,8 +231,9 @@ function observed(response: Response, see: (text: string) => void, end: (cut?: u
         }
         if (next.done) {
           see(decoder.decode());
-          finish();
-          controller.close();
+          const refused = finish();
+          if (refused) controller.error(refused);
+          else controller.close();
           return;
         }
         see(decoder.decode(next.value, { stream: true }));

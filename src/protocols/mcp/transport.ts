@@ -91,6 +91,7 @@ export function httpTransport(which: 'streamableHttp' | 'sse', prepared: Prepare
     // Refusals are read and said by the SDK.
     if (!answer.ok || method === 'DELETE') return answer;
     if (which === 'sse') return method === 'GET' ? watch.stream(answer, () => void transport.close()) : answer;
+    await watch.refuseOther(answer, ids);
     return watch.answer(answer, ids);
   }) as unknown as typeof globalThis.fetch;
   const transport: Transport = which === 'sse' ? new SSEClientTransport(url, { requestInit: { headers }, fetch }) : new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch });
