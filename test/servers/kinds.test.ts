@@ -153,6 +153,12 @@ describe('the kind table', () => {
       expect(info.send?.eventPlaceholder !== undefined, `${kind}: eventPlaceholder declared`).toBe(instance.sendForm?.event === true);
       instance.close();
     }
+    // The editor's hint names the fields spec 2.11 gives the kind: lineEnding for all three, the
+    // greeting for WebSocket and TCP only, encoding for TCP and UDP, framing for TCP only.
+    const named = (kind: 'websocket' | 'tcp' | 'udp') => ['greeting', 'encoding', 'framing', 'lengthBytes', 'lineEnding'].filter((f) => SERVER_KIND_INFO[kind].sectionHint.includes(f));
+    expect(named('websocket')).toEqual(['greeting', 'lineEnding']);
+    expect(named('tcp')).toEqual(['greeting', 'encoding', 'framing', 'lengthBytes', 'lineEnding']);
+    expect(named('udp')).toEqual(['encoding', 'lineEnding']);
   });
 
   it('a table given to startServer is the one asked', async () => {

@@ -27,7 +27,9 @@ export interface ServerKindInfo {
 }
 
 const FROM_CLIENT = { in: 'from client', out: 'to client' };
-const SOCKET_HINT = 'mode, greeting, rules, encoding (text, hex), framing (raw, line, lengthPrefixed), lengthBytes, lineEnding';
+// Spec 2.11: a greeting for TCP (not UDP, which has no connection to greet), framing for TCP only.
+const TCP_HINT = 'mode, greeting, rules, encoding (text, hex), framing (raw, line, lengthPrefixed), lengthBytes, lineEnding';
+const UDP_HINT = 'mode, rules, encoding (text, hex), lineEnding';
 
 /** Every kind of the format, in the format's order (`SERVER_KINDS`); typed by it, so none is left out. */
 export const SERVER_KIND_INFO: Record<ServerKind, ServerKindInfo> = {
@@ -41,7 +43,7 @@ export const SERVER_KIND_INFO: Record<ServerKind, ServerKindInfo> = {
   },
   websocket: {
     label: 'WebSocket', noun: 'WebSocket', directions: FROM_CLIENT, send: {},
-    sectionHint: 'mode (echo, rules, manual, discard), greeting, rules (match, pattern, reply, delayMs), cors',
+    sectionHint: 'mode (echo, rules, manual, discard), greeting, rules (match, pattern, reply, delayMs), lineEnding, cors',
   },
   socketio: {
     label: 'Socket.IO', noun: 'Socket.IO', directions: FROM_CLIENT, send: { eventPlaceholder: 'event (default message)' },
@@ -51,8 +53,8 @@ export const SERVER_KIND_INFO: Record<ServerKind, ServerKindInfo> = {
     label: 'Server-sent events', noun: 'SSE', directions: FROM_CLIENT, send: { eventPlaceholder: 'event (empty = message)' },
     sectionHint: 'events (event, data, id), intervalMs, repeat',
   },
-  tcp: { label: 'TCP', noun: 'TCP', directions: FROM_CLIENT, send: {}, sectionHint: SOCKET_HINT },
-  udp: { label: 'UDP', noun: 'UDP', directions: FROM_CLIENT, send: {}, sectionHint: SOCKET_HINT, listensOn: ['udp'] },
+  tcp: { label: 'TCP', noun: 'TCP', directions: FROM_CLIENT, send: {}, sectionHint: TCP_HINT },
+  udp: { label: 'UDP', noun: 'UDP', directions: FROM_CLIENT, send: {}, sectionHint: UDP_HINT, listensOn: ['udp'] },
   dns: {
     label: 'DNS', noun: 'DNS', directions: FROM_CLIENT, listensOn: ['udp', 'tcp'],
     sectionHint: 'records (name, type, value, ttl), upstream (empty, system, or host:port)',
