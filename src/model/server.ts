@@ -195,6 +195,26 @@ export const SERVER_KIND_SECTION = {
   http: 'http', mcp: 'mcp', websocket: 'websocket', socketio: 'socketio', sse: 'sse', tcp: 'socket', udp: 'socket', dns: 'dns', tcpProxy: 'proxy',
 } as const satisfies Record<ServerKind, keyof ServerFile>;
 
+type KindSection = (typeof SERVER_KIND_SECTION)[ServerKind];
+const sectionDefaults = new Map<KindSection, unknown>();
+
+/**
+ * The section of `server` its kind reads (`name`, 2.11), or, when the file has none, that section
+ * with every field at its default (2.1.1: missing fields take their defaults), from the one
+ * declaration: the kinds hold no copy of the defaults.
+ */
+export function kindSection<S extends KindSection>(server: ServerFile, name: S): NonNullable<ServerFile[S]> {
+  const written = server[name];
+  if (written !== undefined) return written as NonNullable<ServerFile[S]>;
+  let defaults = sectionDefaults.get(name);
+  if (defaults === undefined) {
+    defaults = (serverSchemas().serverSchema.shape[name] as unknown as z.ZodOptional<z.ZodType>).unwrap().parse({});
+    sectionDefaults.set(name, defaults);
+  }
+  // A fresh copy: a kind may keep the section, and the defaults are shared.
+  return structuredClone(defaults) as NonNullable<ServerFile[S]>;
+}
+
 /** Every section a server file may hold (2.11), whichever kind the file is. */
 const KIND_SECTIONS: ReadonlySet<string> = new Set(Object.values(SERVER_KIND_SECTION));
 

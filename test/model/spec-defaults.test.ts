@@ -125,6 +125,18 @@ describe('spec 2.11: servers', () => {
     await expect(read('server', 'name: S\nkind: dns\ndns:\n  records:\n    - { name: a.test, type: SOA, value: x }\n')).rejects.toThrow();
   });
 
+  it('a file without its kind\'s section: the kind reads that section at its defaults (kindSection), a copy of its own', async () => {
+    const { kindSection, SERVER_KIND_SECTION } = await import('../../src/model/index.js');
+    for (const [kind, name] of Object.entries(SERVER_KIND_SECTION)) {
+      const server = (await read('server', `name: S\nkind: ${kind}\n`)) as never;
+      const withSection = (await read('server', `name: S\nkind: ${kind}\n${name}: {}\n`)) as Record<string, unknown>;
+      const section = kindSection(server, name) as Record<string, unknown>;
+      expect(section, kind).toEqual(withSection[name]);
+      section.changed = true;
+      expect(kindSection(server, name), kind).not.toHaveProperty('changed');
+    }
+  });
+
   it('TCP relay: target empty, upstreamTls false', async () => {
     expect((await read('server', 'name: S\nkind: tcpProxy\nproxy: {}\n')).proxy).toEqual({ target: '', upstreamTls: false });
   });

@@ -20,6 +20,7 @@ import { nameText, typeName } from '../../../support/dns-text.js';
 import { answerLine, type DnsDetail, dnsRecord } from './dns-traffic.js';
 import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
 import { Zone } from './zone.js';
+import { kindSection } from '../../../model/index.js';
 
 const UDP_LIMIT = 512;
 /** The most one DNS message over TCP can be: its length prefix has two bytes. */
@@ -64,7 +65,7 @@ class DnsKind implements SocketKindInstance {
   configure({ server }: KindSettings): void {
     const file = this.context.file;
     if (server.tls?.enabled) throw new ServerError(`${file}: tls: the DNS server has no TLS; set tls.enabled to false.`);
-    const section = server.dns ?? { records: [], upstream: '' };
+    const section = kindSection(server, 'dns');
     this.#state = { zone: new Zone(section.records, file), upstream: parseUpstream(section.upstream, file) };
   }
 

@@ -21,6 +21,7 @@ import { compileCatalog } from './catalog.js';
 import { type CallNote, createSession, type RequestId, type SessionState } from './session.js';
 import { PendingTimers } from '../pending-timers.js';
 import { MAX_UNREAD_STREAM_BYTES } from '../messages/not-reading.js';
+import { kindSection } from '../../../model/index.js';
 
 /** The most a JSON-RPC message may be. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -104,7 +105,7 @@ class McpKind implements HttpKindInstance {
   constructor(private readonly context: KindContext) {}
 
   configure({ server, variables }: KindSettings): void {
-    const section = server.mcp ?? { version: '1.0.0', instructions: '', tools: [], resources: [], prompts: [], path: '/mcp', cors: false };
+    const section = kindSection(server, 'mcp');
     checkPath(section.path, this.context.file);
     const lists = { tools: JSON.stringify(section.tools), resources: JSON.stringify(section.resources), prompts: JSON.stringify(section.prompts) };
     const changed = this.#state === undefined ? [] : (['tools', 'resources', 'prompts'] as const).filter((list) => lists[list] !== this.#lists[list]);

@@ -22,6 +22,7 @@ import { messageRecord } from '../messages/traffic.js';
 import { listenStream } from '../stream-listener.js';
 import { notReading } from '../messages/not-reading.js';
 import { browserHeadVerdict } from './browser-head.js';
+import { kindSection } from '../../../model/index.js';
 
 /**
  * `proxy.target` as host and port, split as the DNS addresses are (`splitDnsAddress`): an IPv6
@@ -85,9 +86,10 @@ class RelayKind implements SocketKindInstance {
   configure({ server }: KindSettings): void {
     const file = this.context.file;
     if (server.tls?.enabled) throw new ServerError(`${file}: tls: the TCP relay takes plain TCP from clients; set tls.enabled to false (upstreamTls speaks TLS to the target).`);
-    const target = (server.proxy?.target ?? '').trim();
+    const section = kindSection(server, 'proxy');
+    const target = section.target.trim();
     const { host, port } = relayTarget(file, target);
-    this.#state = { host, port, upstreamTls: server.proxy?.upstreamTls ?? false, label: target };
+    this.#state = { host, port, upstreamTls: section.upstreamTls, label: target };
   }
 
   openStreams(): number {

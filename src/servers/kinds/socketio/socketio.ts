@@ -21,6 +21,7 @@ import { ServerError } from '../../errors.js';
 import { type ArgumentsTemplate, argumentsText, compileArguments, parseArguments } from './arguments.js';
 import { MAX_OWED, OwedReplies, PendingTimers } from '../pending-timers.js';
 import { otherOriginRefused, sameOrigin } from '../same-origin.js';
+import { kindSection } from '../../../model/index.js';
 
 interface Rule {
   number: number;
@@ -64,7 +65,7 @@ class SocketIoKind implements HttpKindInstance {
   constructor(private readonly context: KindContext) {}
 
   configure({ server, variables }: KindSettings): void {
-    const s = server.socketio ?? { mode: 'echo' as const, greetingEvent: '', greetingArgs: '', rules: [], path: '/socket.io/', cors: false };
+    const s = kindSection(server, 'socketio');
     const file = this.context.file;
     checkPath(s.path, file);
     const rules = s.rules.flatMap((r, i): Rule[] => {

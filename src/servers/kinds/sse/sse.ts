@@ -10,7 +10,7 @@
  */
 import http2 from 'node:http2';
 import { performance } from 'node:perf_hooks';
-import type { ServerFile } from '../../../model/index.js';
+import { kindSection } from '../../../model/index.js';
 import { compile, type RequestValues, requestValuesFromHttp, type Template, type VariableScope } from '../../../template/index.js';
 import { type AnyRequest, type AnyResponse, answerable, type HeaderValues } from '../../http-types.js';
 import { httpExchangeRecord } from '../../http-traffic.js';
@@ -54,7 +54,7 @@ class SseServer implements HttpKindInstance {
   constructor(private readonly context: KindContext) {}
 
   configure({ server, variables }: KindSettings): void {
-    const section: NonNullable<ServerFile['sse']> = server.sse ?? { events: [], intervalMs: 0, repeat: false };
+    const section = kindSection(server, 'sse');
     checkWait(section.intervalMs, 'sse.intervalMs', this.context.file);
     this.#state = {
       events: section.events.map((event) => ({

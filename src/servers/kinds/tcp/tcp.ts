@@ -19,12 +19,11 @@ import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
 import { listenStream } from '../stream-listener.js';
 import { HELD_TIMINGS, OwedReplies, PendingTimers, watchHeld } from '../pending-timers.js';
+import { kindSection } from '../../../model/index.js';
 
 interface State extends SocketState, FramingOptions {
   greeting: Template | Buffer;
 }
-
-const DEFAULT_SECTION = { mode: 'echo' as const, greeting: '', rules: [], encoding: 'text' as const, framing: 'raw' as const, lengthBytes: 2 as const, lineEnding: 'none' as const };
 
 class TcpKind implements SocketKindInstance {
   #state: State | undefined;
@@ -34,7 +33,7 @@ class TcpKind implements SocketKindInstance {
   constructor(private readonly context: KindContext) {}
 
   configure({ server, variables }: KindSettings): void {
-    const s = server.socket ?? DEFAULT_SECTION;
+    const s = kindSection(server, 'socket');
     const file = this.context.file;
     this.#state = {
       mode: s.mode,

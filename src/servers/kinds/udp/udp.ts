@@ -12,6 +12,7 @@ import { preview } from '../messages/payload.js';
 import { compileRules } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
 import { MAX_OWED_BYTES, PendingTimers } from '../pending-timers.js';
+import { kindSection } from '../../../model/index.js';
 
 /** Peers the panel's send reaches: the most recent senders, bounded. */
 const MAX_PEERS = 64;
@@ -36,7 +37,7 @@ class UdpKind implements SocketKindInstance {
 
   configure({ server, variables }: KindSettings): void {
     if (server.tls?.enabled) throw new ServerError(`${this.context.file}: tls: a UDP server has no TLS; set tls.enabled to false.`);
-    const s = server.socket ?? { mode: 'echo' as const, rules: [], encoding: 'text' as const, lineEnding: 'none' as const };
+    const s = kindSection(server, 'socket');
     this.#state = { mode: s.mode, rules: compileRules(s.rules, 'socket', this.context.file, s.encoding, 'socket.reply'), encoding: s.encoding, lineEnding: s.lineEnding, variables };
   }
 

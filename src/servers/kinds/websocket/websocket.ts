@@ -20,6 +20,7 @@ import { HELD_TIMINGS, OwedReplies, PendingTimers, watchHeld } from '../pending-
 import { otherOriginRefused, sameOrigin } from '../same-origin.js';
 import { refuseUpgrade } from '../../listener.js';
 import { notReading } from '../messages/not-reading.js';
+import { kindSection } from '../../../model/index.js';
 
 /** Biggest message a client may send; `ws` would allow 100 MB. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -51,7 +52,7 @@ class WebSocketKind implements HttpKindInstance {
   constructor(private readonly context: KindContext) {}
 
   configure({ server, variables }: KindSettings): void {
-    const section = server.websocket ?? { mode: 'echo' as const, greeting: '', rules: [], lineEnding: 'none' as const, cors: false };
+    const section = kindSection(server, 'websocket');
     this.#state = {
       mode: section.mode,
       greeting: compile(section.greeting, 'ws.greeting'),
