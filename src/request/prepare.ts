@@ -238,10 +238,12 @@ function prepareMethod(typed: string, rules: KindRules, where: string, purpose: 
   if (rules.method === 'none') return '';
   if (rules.method === 'text') {
     const text = typed.trim();
-    if (rules.methodIs && purpose === 'send' && text.toUpperCase() === 'GET') {
+    const isGet = text.toUpperCase() === 'GET';
+    if (rules.methodIs && purpose === 'send' && (isGet || (text === '' && rules.methodWhenEmpty === undefined))) {
       const choices = rules.methodChoices ? `: ${rules.methodChoices.slice(0, -1).join(', ')} or ${rules.methodChoices.at(-1)}` : '';
       const example = rules.methodExample ?? rules.methodChoices?.[0] ?? '…';
-      throw new PrepareError(`${where}: method: "${text}" is HTTP's method, which a request without method gets; for ${rules.noun}, method is ${rules.methodIs}${choices}. Set it, such as method: ${example}.`);
+      const what = isGet ? `method: "${text}" is HTTP's method, which a request without method gets` : 'method is empty';
+      throw new PrepareError(`${where}: ${what}; for ${rules.noun}, method is ${rules.methodIs}${choices}. Set it, such as method: ${example}.`);
     }
     return text;
   }

@@ -155,6 +155,11 @@ export interface KindRules {
   methodIs?: string;
   /** The `method` that refusal gives as an example (gRPC: helloworld.Greeter/SayHello); else the first of `methodChoices`. */
   methodExample?: string;
+  /**
+   * What an empty `method` asks for, for a kind with `methodIs` (DNS: A). Without it an empty
+   * method (the app's new gRPC request has `method: ""`) is refused to send as GET is, saying so.
+   */
+  methodWhenEmpty?: string;
   /** What the app's method box offers (DNS record types); absent: HTTP's methods. Any other text may still be typed in the file. */
   methodChoices?: readonly string[];
   /** The request's kind-specific option section (spec 2.8), when it has one. */

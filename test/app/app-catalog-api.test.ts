@@ -108,6 +108,24 @@ describe('gRPC methods in the picker', () => {
     expect(run.stdout + run.stderr).toContain(refusal);
   });
 
+  it('a file with an empty method, as the app makes a new gRPC request: the picker lists its methods; a send is refused naming the field, with an example', async () => {
+    peer = await startGrpcPeer();
+    closers.push(() => peer.close());
+    const call = await openApp({ 'requests/E.yaml': `name: e\nkind: grpc\nurl: ${peer.url}\nmethod: ""\n`, 'requests/S.yaml': `name: s\nkind: grpc\nurl: ${peer.url}\nmethod: "  "\n` });
+    const listed = await call<KindCatalog>('/api/describe', { path: 'E.yaml' });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.entries.map((e) => e.name)).toContain('ferry.test.Echo/Say');
+    const refusal = (file: string) => `requests/${file}: method is empty; for a gRPC request, method is the call to make, package.Service/Method. Set it, such as method: helloworld.Greeter/SayHello.`;
+    // The page's Send carries the editor's request, unsaved edits included.
+    const sent = await call<{ result: { error?: string } }>('/api/send', { path: 'E.yaml', request: { name: 'e', kind: 'grpc', url: peer.url, method: '' } });
+    expect(sent.body.result.error, JSON.stringify(sent.body)).toBe(refusal('E.yaml'));
+    for (const file of ['E.yaml', 'S.yaml']) {
+      const run = await ferry(['-w', ws!.root, 'run', file.replace('.yaml', '')]);
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).toContain(refusal(file));
+    }
+  });
+
   it('lists from proto files: a recursive type gives a finite skeleton; maps, oneofs, enums, longs and bytes have their values', async () => {
     const call = await openApp({ 'protos/tree.proto': RECURSIVE_PROTO });
     // No server: proto files are enough to list.

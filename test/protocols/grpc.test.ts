@@ -632,7 +632,7 @@ describe('gRPC auth signing', () => {
   it("lists the server's methods by reflection (the app's picker) with each call signed for reflection's path", async () => {
     verdicts.length = 0;
     const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: `grpc://127.0.0.1:${port}`, method: '', auth: HAWK, settings: { timeoutMs: 5000 } });
-    const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: grpcKind });
+    const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: grpcKind, purpose: 'describe' });
     const agents = new HttpAgents();
     try {
       const catalog = await grpcKind.describe!(prepared, { agents, maxResponseMb: 50, workspaceRoot: process.cwd(), allowFilesOutside: false });
