@@ -8,7 +8,7 @@ import path from 'node:path';
 import { deepEqual, parseResource, type RequestFile } from '../../../model/index.js';
 import {
   ENVIRONMENTS_DIR, FOLDER_FILE, findFolder, formatWarning, openWorkspace, readTextFile, REQUESTS_DIR, resourceText, SPECS_DIR,
-  stripYaml, uniqueFileName, walkRequests, yamlTooLarge, type FolderNode, type Workspace,
+  isSymbolicLink, stripYaml, uniqueFileName, walkRequests, yamlTooLarge, type FolderNode, type Workspace,
 } from '../../../workspace/index.js';
 import { isUnknownFieldsWarning } from '../../../workspace/warning-text.js';
 import { ImportError, type ImportSource } from '../../types.js';
@@ -214,6 +214,14 @@ export function locateFolder(ws: Workspace, given: string): FolderNode {
   const fileName = cleaned.slice(cleaned.lastIndexOf('/') + 1).replace(/\.yaml$/i, '').toLowerCase();
   const request = parent?.children.find((c) => c.type === 'request' && stripYaml(path.posix.basename(c.path)).toLowerCase() === fileName);
   if (parent && request) insideImported(ws, given, parent.path);
+  // The reader skips a linked folder (with a warning): "no folder" would send the user looking for a typo.
+  const parts = cleaned.split('/').filter(Boolean);
+  for (let length = 1; length <= parts.length; length++) {
+    const linked = `${REQUESTS_DIR}/${parts.slice(0, length).join('/')}`;
+    if (isSymbolicLink(path.join(ws.root, linked))) {
+      throw new ImportError(`${linked} is a symbolic link, and Ferry never follows links, so "${given}" is not read as a folder and cannot be updated. Put the real folder in its place (remove the link, then move or copy the folder it points to here), then update again. Nothing was written.`);
+    }
+  }
   throw new ImportError(`There is no folder "${given}" under requests/. Give the path of a folder imported from an OpenAPI document.`);
 }
 

@@ -1,0 +1,58 @@
+/**
+ * `ferry update` with hostile inputs: each refused with a message saying what, where and what to
+ * do, and nothing written; or, where the input is fine but awkward (names colliding with
+ * hand-made requests), nothing of the user's overwritten.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ferry } from '../../support/cli.js';
+import { folderSnapshot, tempDir } from '../../support/temp.js';
+
+const V1 = `openapi: 3.0.3
+info: {title: Pets, version: "1"}
+servers: [{url: "http://127.0.0.1:9/v1"}]
+paths:
+  /pets:
+    get: {summary: List pets, responses: {"200": {description: ok}}}
+`;
+const V2 = `${V1.replace('version: "1"', 'version: "2"')}    post: {summary: Add pet, responses: {"200": {description: ok}}}
+  /store:
+    get: {tags: [Store], summary: Inventory, responses: {"200": {description: ok}}}
+`;
+
+/** The workspace and the folder outside it, file by file (a link is not walked: folderSnapshot would read it). */
+async function snapshot(ws: string, outside: string): Promise<unknown> {
+  const parts = await Promise.all(['specs', 'environments', 'api'].map((d) => folderSnapshot(path.join(ws, d))));
+  return [parts, await folderSnapshot(outside), await fs.readFile(path.join(ws, 'ferry.yaml'), 'utf8'), (await fs.readdir(path.join(ws, 'requests'))).sort()];
+}
+
+/** A workspace with requests/Pets imported from api/openapi.yaml (recorded as its source), and a folder outside it. */
+async function imported(): Promise<{ ws: string; outside: string }> {
+  const dir = await tempDir();
+  process.env.FERRY_DATA_DIR = path.join(dir, 'data');
+  const ws = path.join(dir, 'ws');
+  const outside = path.join(dir, 'outside');
+  await fs.mkdir(outside);
+  expect((await ferry(['init', ws])).code).toBe(0);
+  await fs.mkdir(path.join(ws, 'api'));
+  await fs.writeFile(path.join(ws, 'api', 'openapi.yaml'), V1);
+  expect((await ferry(['-w', ws, 'import', path.join(ws, 'api', 'openapi.yaml')])).code).toBe(0);
+  return { ws, outside };
+}
+
+describe('ferry update with hostile inputs', () => {
+  it('a folder that is a symbolic link is named as one, not as missing; nothing is written', async () => {
+    const { ws, outside } = await imported();
+    await fs.rename(path.join(ws, 'requests', 'Pets'), path.join(outside, 'Pets'));
+    await fs.symlink(path.join(outside, 'Pets'), path.join(ws, 'requests', 'Pets'));
+    await fs.writeFile(path.join(ws, 'v2.yaml'), V2);
+    const before = await snapshot(ws, outside);
+    for (const folder of ['Pets', 'Pets/Store']) {
+      const result = await ferry(['-w', ws, 'update', folder, '--from', path.join(ws, 'v2.yaml')]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`ferry: requests/Pets is a symbolic link, and Ferry never follows links, so "${folder}" is not read as a folder and cannot be updated. Put the real folder in its place (remove the link, then move or copy the folder it points to here), then update again. Nothing was written.\n`);
+    }
+    expect(await snapshot(ws, outside)).toEqual(before);
+  });
+});
