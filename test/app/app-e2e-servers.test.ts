@@ -178,7 +178,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     expect(ways).toContain('to client');
     await panel.getByRole('button', { name: 'Edit Chat room' }).click();
     const editor = page.getByRole('dialog', { name: 'Server editor' });
-    await expect.poll(() => editor.locator('p.muted.small').textContent()).toBe('websocket: mode (echo, rules, manual, discard), greeting, rules (match, pattern, reply, delayMs), cors');
+    await expect.poll(() => editor.locator('p.muted.small').textContent()).toBe('websocket: mode (echo, rules, manual, discard), greeting, rules (match, pattern, reply, delayMs), lineEnding, cors');
     await page.keyboard.press('Escape');
     await expect.poll(() => editor.count()).toBe(0);
   });
