@@ -305,3 +305,39 @@ describe('MCP: Streamable HTTP answers that are neither JSON nor an event stream
     expect(error.message).toContain(`did not initialize over Streamable HTTP (the MCP server at ${host} answered initialize with text/html, neither JSON (application/json) nor an event stream (text/event-stream): <p>not here</p>; check that the URL is the server's MCP endpoint.) nor HTTP+SSE`);
   });
 });
+
+describe('MCP: a server that fails a call and then never answers the listing that names what it has', () => {
+  /** tools/call answered with an error (or an isError result); tools/list never answered. */
+  const silentList = (answer: (id: Message['id']) => unknown) =>
+    streamable((message, res) => {
+      if (message.method === 'tools/list') return void res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(message.id)));
+    });
+
+  it("a call's error is said within the time limit, not 60 s later (the SDK's own limit on the listing)", async () => {
+    const peer = await silentList((id) => ({ jsonrpc: '2.0', id, error: { code: -32602, message: 'no such tool' } }));
+    const { value: error, ms } = await timed(failure(send(peer.url, { settings: { timeoutMs: 1500 } })));
+    expect(error.message).toBe('the tool call failed: MCP error -32602: no such tool.');
+    expect(ms).toBeLessThan(4000);
+  });
+
+  it('an isError result is the answer within the time limit', async () => {
+    const peer = await silentList((id) => ({ jsonrpc: '2.0', id, result: { isError: true, content: [{ type: 'text', text: 'broken' }] } }));
+    const { value: result, ms } = await timed(send(peer.url, { settings: { timeoutMs: 1500 } }));
+    expect(result.outcome).toMatchObject({ ok: false, label: 'isError: broken' });
+    expect(ms).toBeLessThan(4000);
+  });
+
+  it('live: a call that fails is said within its time limit, and the session stays open', async () => {
+    const peer = await silentList((id) => ({ jsonrpc: '2.0', id, error: { code: -32602, message: 'no such tool' } }));
+    const request = requestSchema.parse({ name: 'm', kind: 'mcp', url: peer.url, settings: { timeoutMs: 1500 }, mcp: { transport: 'streamableHttp' } });
+    const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: mcpKind });
+    const agents = new HttpAgents();
+    const live = await mcpKind.connect!(prepared, { agents, maxResponseMb: 50, workspaceRoot: process.cwd(), allowFilesOutside: false }, { onMessage: () => {} });
+    closers.push(() => void live.close().then(() => agents.close()));
+    const started = Date.now();
+    await expect(live.call('callTool', { name: 'go' })).rejects.toThrow('callTool failed: MCP error -32602: no such tool.');
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(live.isOpen).toBe(true);
+  });
+});

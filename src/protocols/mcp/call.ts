@@ -18,6 +18,7 @@ import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { endSession, httpTransport, type McpOptions, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
 import { errorLine } from './error-line.js';
+import { unknownName } from './unknown-name.js';
 import { unansweredText } from './answer-watch.js';
 
 export async function sendMcp(prepared: PreparedRequest, context: SendContext, signal?: AbortSignal): Promise<ProtocolResult> {
@@ -64,12 +65,14 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
       }
     }
     const connected = client!;
+    // The listing that names an unknown tool or prompt ends with the send (its time limit, cancel).
+    const limits = { timeoutMs, signal: abort.signal };
     const result = await raceAbort(callOnce(connected, options, args, requestOptions()), abort.signal).catch(async (error: unknown) => {
-      throw await callFailed(error, deadline, connected, options, program);
+      throw await callFailed(error, deadline, connected, options, limits, program);
     });
     // Servers built with the SDK answer an unknown tool as an isError result: named as bad input.
     if (options.call === 'tool' && result.isError === true) {
-      const missing = await unknownName(connected, options);
+      const missing = await unknownName(connected, 'tool', options.name.trim(), limits, 'other');
       if (missing) throw missing;
     }
     return answer(result, connected, { prepared, options, transport: used, started, stderr: program?.stderr() });
@@ -128,24 +131,16 @@ function failed(error: unknown, deadline: Deadline, what: string, program?: Star
   return new SendError(`${what}: ${why}${stderr ? ` (its stderr: ${stderr.slice(0, 200)})` : ''}.`, 'protocol');
 }
 
-async function callFailed(error: unknown, deadline: Deadline, client: Client, options: McpOptions, program?: StartedProgram): Promise<SendError> {
+async function callFailed(error: unknown, deadline: Deadline, client: Client, options: McpOptions, limits: { timeoutMs: number; signal: AbortSignal }, program?: StartedProgram): Promise<SendError> {
   if (deadline.error) return failed(error, deadline, `the ${options.call} call failed`, program);
   if (error instanceof SendError) return error;
+  // Said as it was when the call failed, whatever becomes of the listing below.
+  const said = failed(error, deadline, `the ${options.call} call failed`, program);
   // An error of the server's may be an unknown name; one answered for it (no answer came) is not, and the server is not asked again.
-  if (error instanceof McpError && !unansweredText(error)) {
-    const missing = await unknownName(client, options);
-    if (missing) return missing;
+  if (error instanceof McpError && !unansweredText(error) && options.call !== 'resource') {
+    return (await unknownName(client, options.call, options.name.trim(), limits, 'other')) ?? said;
   }
-  return failed(error, deadline, `the ${options.call} call failed`, program);
-}
-
-/** A tool or prompt the server does not list, named with the ones it has; undefined when it exists (or cannot be listed). */
-async function unknownName(client: Client, options: McpOptions): Promise<SendError | undefined> {
-  if (options.call === 'resource') return undefined;
-  const listed = options.call === 'tool' ? client.listTools().then((l) => l.tools) : client.listPrompts().then((l) => l.prompts);
-  const known = await listed.then((items) => items.map((t) => t.name)).catch(() => undefined);
-  if (!known || known.includes(options.name.trim())) return undefined;
-  return new SendError(`the MCP server has no ${options.call} "${options.name.trim()}"; it has: ${known.join(', ') || '(none)'}.`, 'other');
+  return said;
 }
 
 function oneLine(error: unknown): string {

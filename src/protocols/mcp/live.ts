@@ -20,6 +20,7 @@ import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
 import { endSession, httpTransport, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
 import { errorLine } from './error-line.js';
+import { unknownName } from './unknown-name.js';
 import { unansweredText } from './answer-watch.js';
 
 export async function connectMcp(prepared: PreparedRequest, context: SendContext, handlers: ConnectHandlers, signal?: AbortSignal): Promise<LiveConnection> {
@@ -79,7 +80,7 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
     try {
       result = await work();
     } catch (error) {
-      throw await operationFailed(error, operation, params, client);
+      throw await operationFailed(error, operation, params, client, timeoutMs);
     }
     messages.received({ event: `${operation} result`, text: JSON.stringify(result) });
     return result;
@@ -100,7 +101,7 @@ export async function connectMcp(prepared: PreparedRequest, context: SendContext
           const result = await client.callTool({ name, arguments: args }, undefined, requestOptions(messages));
           // Servers built with the SDK answer an unknown tool as an isError result: named as bad input.
           if (result.isError === true) {
-            const missing = await unknownName(client, 'tool', name);
+            const missing = await unknownName(client, 'tool', name, { timeoutMs }, 'invalid');
             if (missing) throw missing;
           }
           return result;
@@ -152,21 +153,13 @@ function connectFailed(error: unknown, chosen: string, where: string): SendError
   return connectionErrorByCode(code, where, innermostMessage(error)) ?? new SendError(`the MCP server ${where} did not initialize: ${oneLine(error)}.`, 'protocol');
 }
 
-async function operationFailed(error: unknown, operation: string, params: Record<string, unknown>, client: Client): Promise<SendError> {
+async function operationFailed(error: unknown, operation: string, params: Record<string, unknown>, client: Client, timeoutMs: number): Promise<SendError> {
   if (error instanceof SendError) return error;
   if (error instanceof McpError && !unansweredText(error) && (operation === 'callTool' || operation === 'getPrompt')) {
-    const missing = await unknownName(client, operation === 'callTool' ? 'tool' : 'prompt', String(params.name));
+    const missing = await unknownName(client, operation === 'callTool' ? 'tool' : 'prompt', String(params.name), { timeoutMs }, 'invalid');
     if (missing) return missing;
   }
   return new SendError(`${operation} failed: ${oneLine(error)}.`, 'protocol');
-}
-
-/** A tool or prompt the server does not list, named with the ones it has; undefined when it exists (or cannot be listed). */
-async function unknownName(client: Client, what: 'tool' | 'prompt', name: string): Promise<SendError | undefined> {
-  const listed = what === 'tool' ? client.listTools().then((l) => l.tools) : client.listPrompts().then((l) => l.prompts);
-  const known = await listed.then((items) => items.map((t) => t.name)).catch(() => undefined);
-  if (!known || known.includes(name)) return undefined;
-  return new SendError(`the MCP server has no ${what} "${name}"; it has: ${known.join(', ') || '(none)'}.`, 'invalid');
 }
 
 function oneLine(error: unknown): string {
