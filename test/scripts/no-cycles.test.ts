@@ -14,7 +14,7 @@ function phase(event: 'prerequest' | 'test'): PhaseData {
   return {
     json: JSON.stringify({ state: { scopes, nextRequestSet: false, skipRequest: false }, event, info: { requestName: 'r', requestPath: 'F/r.yaml', iteration: 0 }, iterationData: { d: 1 }, response }),
     request: JSON.stringify(request),
-    body: '{"id":1}',
+    body: { size: 8, text: () => '{"id":1}', requestName: 'r' },
   };
 }
 

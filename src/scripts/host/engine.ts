@@ -4,7 +4,7 @@
  * folders outer to inner, request); one failing does not stop the others.
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
-import { SandboxHost, defaultMemoryBytes, defaultTimeoutMs, heapGrown, loadQuickJS, type PhaseData } from './runtime.js';
+import { SandboxHost, defaultMemoryBytes, defaultTimeoutMs, heapGrown, loadQuickJS, type PhaseData, type ResponseBody } from './runtime.js';
 import { OutputError, applyReport, parseOutput, scopeNames, type SandboxState, type ScriptOutput } from './output-check.js';
 import type {
   ConsoleEntry, PostResponseContext, PostResponseResult, PreRequestContext, PreRequestResult, ScopeChanges,
@@ -48,8 +48,14 @@ function responseData(response: ScriptResponse): Record<string, unknown> {
   };
 }
 
-function responseBody(response: ScriptResponse): string {
-  return response.body ?? (response.bodyBytes ? decoder.decode(response.bodyBytes) : '');
+/** The body as the sandbox may ask for it: decoded only when a script reads it, once per phase. */
+function responseBody(response: ScriptResponse, requestName: string): ResponseBody {
+  let text = response.body;
+  return {
+    size: text?.length ?? response.bodyBytes?.byteLength ?? 0,
+    text: () => (text ??= response.bodyBytes ? decoder.decode(response.bodyBytes) : ''),
+    requestName,
+  };
 }
 
 /** A script of only white space (what `trim()` removes) does not run. */
@@ -201,7 +207,7 @@ export class ScriptEngine {
       iterationData: v.iterationData ?? {},
       response: response ? responseData(response) : undefined,
     });
-    const body = response ? responseBody(response) : '';
+    const body = response ? responseBody(response, ctx.info.requestName) : undefined;
     // A phase begins with the state as the scripts before left it; scripts report only what they
     // changed, and the rest stays the state as the host sent it.
     const phaseData = (): PhaseData => ({ json: `{"state":${JSON.stringify(sentState(state))},${phaseBase.slice(1)}`, request: JSON.stringify(state.request), body });

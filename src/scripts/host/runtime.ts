@@ -1,7 +1,7 @@
 /**
  * One QuickJS runtime + context holding the prelude (the `pm` API) and the modules scripts have
- * required so far. Only strings cross the boundary: the phase goes in as JSON (with the response
- * body beside it, as text), each script's outcome comes back as JSON. A script that runs over a limit leaves the sandbox `broken`; the
+ * required so far. Only strings cross the boundary: the phase goes in as JSON, the response body
+ * only when a script reads it (a host function), each script's outcome comes back as JSON. A script that runs over a limit leaves the sandbox `broken`; the
  * engine then throws it away and starts a fresh one.
  */
 import { randomBytes } from 'node:crypto';
@@ -39,7 +39,17 @@ export type RawOutcome =
 export interface PhaseData {
   json: string;
   request: string;
-  body: string;
+  /** The response body, asked for only when a script reads it (a 200 MB download checked for its status never crosses). */
+  body?: ResponseBody;
+}
+
+/** A response body the sandbox may ask for: its size known up front, its text made on first use. */
+export interface ResponseBody {
+  /** Upper bound of the text's length in characters (the bytes received, or the text's length). */
+  size: number;
+  text(): string;
+  /** The request it answers, for the message when it does not fit. */
+  requestName: string;
 }
 
 /** Memory the QuickJS build starts with (its INITIAL_MEMORY): static data, its stack, the prelude. */
@@ -144,6 +154,8 @@ export class SandboxHost {
   private readonly cpuClock: CpuClock;
   /** The bundled modules evaluated in this sandbox so far, in order (chai among them only once an assertion needed it). */
   readonly modulesLoaded: string[] = [];
+  /** The response body of the phase begun last, handed over when a script reads it. */
+  private phaseBody: ResponseBody | undefined;
   /** Set after a limit was hit: the heap may be in any state, so it is not used again. */
   broken = false;
   /**
@@ -197,11 +209,25 @@ export class SandboxHost {
       if (!Number.isInteger(count) || count < 0 || count > 65536) return vm.newError('randomHex: count must be 0 to 65536');
       return vm.newString(randomBytes(count).toString('hex'));
     });
+    // The sandbox asks once per phase (it keeps the text): most scripts never read the body.
+    const responseBody = vm.newFunction('responseBody', () => {
+      const body = this.phaseBody;
+      if (!body) return vm.newString('');
+      // Thrown, not returned: quickjs-emscripten turns a host function's throw into the script's exception.
+      if (body.size > this.memoryBytes) throw new Error(this.bodyTooBigMessage(body));
+      try {
+        return vm.newString(body.text());
+      } catch {
+        throw new Error(this.bodyTooBigMessage(body));
+      }
+    });
     vm.setProp(host, 'loadModule', loadModule);
     vm.setProp(host, 'randomHex', randomHex);
+    vm.setProp(host, 'responseBody', responseBody);
     vm.setProp(vm.global, '__ferryHost', host);
     loadModule.dispose();
     randomHex.dispose();
+    responseBody.dispose();
     host.dispose();
   }
 
@@ -284,11 +310,10 @@ export class SandboxHost {
   }
 
   private runToEnd(code: string, phase: PhaseData | undefined): RawOutcome {
-    // A body bigger than the whole memory limit cannot be a script's to read.
-    if (phase && phase.body.length > this.memoryBytes) return { ok: false, kind: 'memory', message: this.limitMessage('memory'), notStarted: true };
+    if (phase) this.phaseBody = phase.body;
     this.startClock();
     try {
-      const args = [this.vm.newString(phase?.json ?? ''), this.vm.newString(phase?.request ?? ''), this.vm.newString(phase?.body ?? ''), this.vm.newString(code)];
+      const args = [this.vm.newString(phase?.json ?? ''), this.vm.newString(phase?.request ?? ''), this.vm.newString(code)];
       const ran = this.vm.callFunction(this.runScript, this.vm.undefined, ...args);
       for (const arg of args) arg.dispose();
       if (ran.error) return this.failure(ran.error);
@@ -354,6 +379,12 @@ export class SandboxHost {
   private limit(kind: LimitKind): Extract<RawOutcome, { ok: false }> {
     this.broken = true;
     return { ok: false, kind, message: this.limitMessage(kind) };
+  }
+
+  /** Why a script could not read the response body: what, which request, what to do. */
+  private bodyTooBigMessage(body: ResponseBody): string {
+    const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
+    return `the response body of "${body.requestName}" (about ${mb(body.size)} MB) does not fit in the script memory limit of ${mb(this.memoryBytes)} MB: raise scriptMemoryMb, lower maxResponseMb, or do not read the body in this script (pm.response.code, headers and size() work without it)`;
   }
 
   /** The sentence a script stopped by `kind` fails with. */

@@ -1,5 +1,5 @@
 /**
- * The only two functions the host gives the sandbox. They take a string or a number; they are taken
+ * The only three functions the host gives the sandbox. They take a string or a number; they are taken
  * off the global object at start-up and kept in this closure.
  */
 interface HostFunctions {
@@ -10,6 +10,8 @@ interface HostFunctions {
   loadModule(name: string): unknown;
   /** `count` random bytes from the host's CSPRNG, as hex. */
   randomHex(count: number): string;
+  /** The current phase's response body as text; throws, naming the request, when it does not fit in the memory limit. */
+  responseBody(): string;
 }
 
 declare const globalThis: { __ferryHost?: HostFunctions } & Record<string, unknown>;
@@ -23,5 +25,8 @@ export const host: HostFunctions = captured ?? {
   },
   randomHex: () => {
     throw new Error('Ferry sandbox: random source missing');
+  },
+  responseBody: () => {
+    throw new Error('Ferry sandbox: response body source missing');
   },
 };

@@ -2,7 +2,7 @@
  * Entry point of the sandbox prelude (bundled to dist/sandbox/prelude.js and evaluated once per
  * QuickJS context). It installs the globals scripts expect and hands the host two functions: run
  * one script (beginning a phase first when the host sends one), and end that script. Data
- * crosses only as text: the phase as JSON, the response body as it is, the report as JSON.
+ * crosses only as text: the phase as JSON, the response body when a script reads it, the report as JSON.
  *
  * One call usually does it all: a script that finishes without awaiting anything is reported at
  * once. The host still drains the job queue when the script left jobs behind (promises, async
@@ -74,9 +74,14 @@ function describeError(error: unknown, syntax: boolean): ReportError {
  */
 const mayHideGlobals = /define(?:Propert(?:y|ies)|[GS]etter__)|\bdelete\b/;
 
+/** A script that could read the legacy `responseBody` parameter: by name, or through `eval`. */
+const legacyBodyPattern = /\bresponseBody\b|\beval\b/;
+
 interface Compiled {
   fn: ScriptFunction;
   legacy: boolean;
+  /** The script names `responseBody` (legacy): only then is the body read for it. */
+  legacyBody: boolean;
   hidesGlobals: boolean;
 }
 
@@ -84,7 +89,7 @@ function compile(code: string): Compiled {
   let entry = compiled.get(code);
   if (!entry) {
     const Constructor = awaitPattern.test(code) ? AsyncFunction : SyncFunction;
-    entry = { fn: new Constructor(...paramNames, code), legacy: usesLegacy(code), hidesGlobals: mayHideGlobals.test(code) };
+    entry = { fn: new Constructor(...paramNames, code), legacy: usesLegacy(code), legacyBody: legacyBodyPattern.test(code), hidesGlobals: mayHideGlobals.test(code) };
     if (compiled.size >= 256) compiled.clear();
     compiled.set(code, entry);
   }
@@ -135,11 +140,10 @@ function resetGlobals(): void {
 /** The phase as the host sends it: the request comes apart (`requestJson`). */
 type SentPhase = Omit<Phase, 'requestJson'>;
 
-function beginPhase(phaseJson: string, requestJson: string, body: string): void {
+function beginPhase(phaseJson: string, requestJson: string): void {
   const sent = json.parse(phaseJson) as SentPhase;
   phase = sent as Phase;
   phase.requestJson = requestJson;
-  if (phase.response) phase.response.body = body;
   response = phase.response ? new ScriptResponse(phase.response) : undefined;
 }
 
@@ -194,13 +198,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 const api = Object.freeze({
   /**
-   * Runs one script. `phaseJson` (with the request as JSON apart in `requestJson`, and the response
-   * body in `body`) begins a phase first; empty, the script runs in the phase already begun. Returns the script's report when it
+   * Runs one script. `phaseJson` (with the request as JSON apart in `requestJson`; the response
+   * body the sandbox asks the host for when a script reads it) begins a phase first; empty, the script runs in the phase already begun. Returns the script's report when it
    * finished within the call (the host uses it unless promise jobs wait: then it runs them and
    * calls endScript), '' when it still waits for its promise, or `!` and the error when the phase
    * could not begin.
    */
-  runScript(phaseJson: string, requestJson: string, body: string, code: string): string {
+  runScript(phaseJson: string, requestJson: string, code: string): string {
     current = undefined;
     if (globalsLeft) {
       globalsLeft = false;
@@ -208,7 +212,7 @@ const api = Object.freeze({
     }
     if (phaseJson !== '') {
       try {
-        beginPhase(phaseJson, requestJson, body);
+        beginPhase(phaseJson, requestJson);
       } catch (error) {
         phase = undefined;
         return `!${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
@@ -225,7 +229,7 @@ const api = Object.freeze({
       current = { scope, settled: true, error: describeError(error, true) };
       return finished(current);
     }
-    const scope = makeScope(phase, response, entry.legacy);
+    const scope = makeScope(phase, response, entry.legacy, entry.legacyBody);
     const run: Run = { scope, settled: false };
     current = run;
     let returned: unknown;

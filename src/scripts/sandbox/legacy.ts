@@ -35,6 +35,8 @@ export interface LegacyParts {
   globals: VariableScope;
   request: ScriptRequest;
   response: ScriptResponse | undefined;
+  /** The script names `responseBody`: only then is the body read (and asked of the host) for it. */
+  withBody?: boolean;
   setNextRequest(name: unknown): void;
   iterationData: Record<string, unknown>;
   iteration: number;
@@ -101,7 +103,7 @@ export function makeLegacy(parts: LegacyParts): Record<string, unknown> {
     const responseHeaders: Record<string, string> = {};
     for (const h of response.headers.all()) responseHeaders[h.key] = String(h.value);
     Object.assign(legacy, {
-      responseBody: response.text(),
+      responseBody: parts.withBody ? response.text() : '',
       responseCode: { code: response.code, name: response.status, detail: response.status },
       responseHeaders,
       responseTime: response.responseTime,

@@ -224,7 +224,7 @@ const plainArgs: unknown[] = [undefined, undefined, undefined, undefined, requir
 plainArgs.length = legacyEnd;
 plainArgs.push(noSetTimeout, noSetInterval, noSetImmediate, noClearTimeout, noClearInterval);
 
-export function makeScope(phase: Phase, response: ScriptResponse | undefined, legacyWanted: boolean): ScriptScope {
+export function makeScope(phase: Phase, response: ScriptResponse | undefined, legacyWanted: boolean, legacyBody = false): ScriptScope {
   const tests = new TestCollector();
   tests.activate();
   const capture = new ConsoleCapture();
@@ -240,6 +240,7 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
       globals: parts.scope('globals'),
       request: parts.scriptRequest(),
       response,
+      withBody: legacyBody,
       setNextRequest: (name) => parts.setNextRequest(name),
       iterationData: phase.iterationData,
       iteration: phase.info.iteration,

@@ -5,6 +5,7 @@
 import { PropertyList } from './property-list.js';
 import { responseCookies } from './cookies.js';
 import { json } from './intrinsics.js';
+import { host } from './host-functions.js';
 import { internalModule, requireModule, setUpModule } from './modules.js';
 import { makeFastExpect, type ChaiInternals, type FastExpect } from './fast-expect.js';
 
@@ -16,7 +17,6 @@ export interface ResponseData {
   trailers?: [string, string][];
   /** gRPC's status message (`pm.response.statusMessage`); absent for kinds without one. */
   statusMessage?: string;
-  body: string;
   responseTime: number;
   responseSize: number;
   /** Streaming kinds: the messages sent and received (the shared message model). */
@@ -52,7 +52,8 @@ export class ScriptResponse {
   readonly status: string;
   readonly responseTime: number;
   readonly responseSize: number;
-  private readonly body: string;
+  /** The body text, asked of the host on first read (most scripts never read it) and kept for the phase. */
+  private bodyText: string | undefined;
   private parsed: { value?: unknown; error?: Error } | undefined;
   // Headers and messages are built on first use: many scripts read neither.
   private headerList: PropertyList | undefined;
@@ -63,7 +64,6 @@ export class ScriptResponse {
   constructor(private readonly data: ResponseData) {
     this.code = data.code;
     this.status = data.status || reasonFor(data.code);
-    this.body = data.body;
     this.responseTime = data.responseTime;
     this.responseSize = data.responseSize;
   }
@@ -104,15 +104,22 @@ export class ScriptResponse {
     return this.messageList;
   }
 
+  private get body(): string {
+    this.bodyText ??= host.responseBody();
+    return this.bodyText;
+  }
+
   text(): string {
     return this.body;
   }
   /** The body parsed as JSON; throws a JSONError naming the problem when it is not JSON. */
   json(): unknown {
     if (!this.parsed) {
+      // Read outside the try: a body too big for the sandbox is that error, not "not valid JSON".
+      const body = this.body;
       try {
         // A leading byte order mark is skipped (checked first: a regular expression costs more than the parse of a small body).
-        this.parsed = { value: json.parse(this.body.charCodeAt(0) === 0xfeff ? this.body.slice(1) : this.body) };
+        this.parsed = { value: json.parse(body.charCodeAt(0) === 0xfeff ? body.slice(1) : body) };
       } catch (error) {
         const e = new Error(`the response body is not valid JSON: ${(error as Error).message}`);
         e.name = 'JSONError';
@@ -348,6 +355,8 @@ function responseAssertions(chaiStatic: ChaiStatic, utils: ChaiUtils): void {
 
 /** Why the body is not JSON (the parser's reason), or undefined when it is. */
 function jsonProblem(r: ScriptResponse): string | undefined {
+  // Outside the try: a body too big for the sandbox fails the script, not the assertion.
+  r.text();
   try {
     r.json();
     return undefined;
