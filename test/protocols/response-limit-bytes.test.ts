@@ -25,11 +25,9 @@ describe('maxResponseBytes', () => {
   it('is the only place in src/protocols that turns maxResponseMb into bytes', () => {
     const root = join(import.meta.dirname, '../../src/protocols');
     const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    // MCP's standard output bound is converted in its own module for now (another change's area).
-    const known = new Set(['mcp/transport.ts']);
     const converting = files
       .map((file) => file.split('\\').join('/'))
-      .filter((file) => file !== 'response-limit.ts' && !known.has(file))
+      .filter((file) => file !== 'response-limit.ts')
       .filter((file) => /maxResponseMb\s*\*|\bMB\s*=\s*1024/.test(readFileSync(join(root, file), 'utf8')));
     expect(converting).toEqual([]);
   });

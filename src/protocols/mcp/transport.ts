@@ -15,6 +15,7 @@ import { loadOnce } from '../../support/load-once.js';
 import type { SendContext } from '../kind.js';
 import { commandWords, programRefused, type ProgramSpec } from '../programs.js';
 import { SendError } from '../send-error.js';
+import { maxResponseBytes } from '../response-limit.js';
 import { AnswerWatch } from './answer-watch.js';
 import { fetchOn } from './fetch.js';
 import { BoundedStdoutBuffer, OutputTooLarge } from './stdout-buffer.js';
@@ -168,7 +169,7 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext,
   // SDK that renamed it must fail here (and in the tests), not leave the program unbounded.
   const inner = transport as unknown as { _readBuffer?: unknown };
   if (!inner._readBuffer) throw new Error('@modelcontextprotocol/sdk: StdioClientTransport has no _readBuffer to bound (stdout-buffer.ts)');
-  const stdout = new BoundedStdoutBuffer(context.maxResponseMb * MB);
+  const stdout = new BoundedStdoutBuffer(maxResponseBytes(context.maxResponseMb));
   inner._readBuffer = stdout;
   // The SDK says only 'Connection closed' when the program ends: its exit code or signal is kept
   // to say how (its process is private too, there once started).
@@ -203,8 +204,6 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext,
   };
   return { transport, stderr: () => text, strayOutput: () => stray, ended };
 }
-
-const MB = 1024 * 1024;
 
 function outputTooLarge(program: ProgramSpec, maxResponseMb: number): SendError {
   return new SendError(`the MCP server "${program.command}" sent more than ${maxResponseMb} MB (maxResponseMb) on its standard output, so Ferry stopped reading it and stopped the program; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`, 'tooLarge');

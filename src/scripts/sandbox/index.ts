@@ -10,7 +10,7 @@
  */
 import { arrayJoin, json, objectKeys } from './intrinsics.js';
 import { installPolyfills, lazyGlobals, defineLazyGlobal } from './polyfills.js';
-import { makeScope, paramNames, usesLegacy, type ScriptScope } from './pm.js';
+import { makeScope, paramNames, readsLegacyBody, usesLegacy, type ScriptScope } from './pm.js';
 import { ScriptResponse } from './response.js';
 import { reportJson, type ReportError } from './report.js';
 import type { Phase, State } from './state.js';
@@ -74,9 +74,6 @@ function describeError(error: unknown, syntax: boolean): ReportError {
  */
 const mayHideGlobals = /define(?:Propert(?:y|ies)|[GS]etter__)|\bdelete\b/;
 
-/** A script that could read the legacy `responseBody` parameter: by name, or through `eval`. */
-const legacyBodyPattern = /\bresponseBody\b|\beval\b/;
-
 interface Compiled {
   fn: ScriptFunction;
   legacy: boolean;
@@ -89,7 +86,7 @@ function compile(code: string): Compiled {
   let entry = compiled.get(code);
   if (!entry) {
     const Constructor = awaitPattern.test(code) ? AsyncFunction : SyncFunction;
-    entry = { fn: new Constructor(...paramNames, code), legacy: usesLegacy(code), legacyBody: legacyBodyPattern.test(code), hidesGlobals: mayHideGlobals.test(code) };
+    entry = { fn: new Constructor(...paramNames, code), legacy: usesLegacy(code), legacyBody: readsLegacyBody(code), hidesGlobals: mayHideGlobals.test(code) };
     if (compiled.size >= 256) compiled.clear();
     compiled.set(code, entry);
   }

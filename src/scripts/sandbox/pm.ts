@@ -58,6 +58,13 @@ export function usesLegacy(code: string): boolean {
   return legacyPattern.test(code);
 }
 
+/** A script that could read the legacy `responseBody` (by name, or through `eval`): only then is the body read for it. */
+const legacyBodyPattern = /\bresponseBody\b|\beval\b/;
+
+export function readsLegacyBody(code: string): boolean {
+  return legacyBodyPattern.test(code);
+}
+
 /** Parameter names every script function takes, in order. */
 export const paramNames = [
   'pm', 'postman', 'tests', 'console', 'require', 'request', 'environment', 'globals', 'data', 'iteration', 'xml2Json',

@@ -108,3 +108,47 @@ export function watchHeld(socket: Pick<import('node:net').Socket, 'on' | 'setTim
     socket.setTimeout(now ? HELD_TIMINGS.idleMs : 0);
   };
 }
+
+/**
+ * One connection's messages read and not answered yet, answered in order while `mayAnswer` holds
+ * (the socket's buffer not full, the delayed replies owed under their bound). One read can carry
+ * thousands of messages whose replies are far bigger than it or wait long: the rest wait here
+ * until `run` is called again (a drain, a delayed reply gone), and the connection is not read
+ * meanwhile (`settled`, told after each run, pauses or resumes it), so what waits in memory is
+ * one read's messages, not all their replies.
+ */
+export class InTurn<T> {
+  #waiting: T[] = [];
+  #next = 0;
+  #answering = false;
+
+  constructor(
+    private readonly answer: (message: T) => void,
+    private readonly mayAnswer: () => boolean,
+    private readonly settled: () => void,
+  ) {}
+
+  /** Messages read and not answered yet. */
+  get count(): number {
+    return this.#waiting.length - this.#next;
+  }
+
+  /** Queues `messages` (the list is kept, not copied, when nothing waits) and answers what may be. */
+  add(messages: T[]): void {
+    if (this.#waiting.length === 0) this.#waiting = messages;
+    else for (const message of messages) this.#waiting.push(message);
+    this.run();
+  }
+
+  run(): void {
+    if (this.#answering) return; // a reply going out while answering: this loop goes on anyway
+    this.#answering = true;
+    try {
+      while (this.#next < this.#waiting.length && this.mayAnswer()) this.answer(this.#waiting[this.#next++]!);
+    } finally {
+      this.#answering = false;
+    }
+    if (this.#next >= this.#waiting.length) [this.#waiting, this.#next] = [[], 0];
+    this.settled();
+  }
+}

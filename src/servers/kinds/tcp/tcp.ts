@@ -18,7 +18,7 @@ import { LINE_ENDING_TEXT, preview } from '../messages/payload.js';
 import { compileRules, hexOrThrow } from '../messages/rules.js';
 import { messageRecord } from '../messages/traffic.js';
 import { listenStream } from '../stream-listener.js';
-import { HELD_TIMINGS, OwedReplies, PendingTimers, watchHeld } from '../pending-timers.js';
+import { HELD_TIMINGS, InTurn, OwedReplies, PendingTimers, watchHeld } from '../pending-timers.js';
 import { kindSection } from '../../../model/index.js';
 
 interface State extends SocketState, FramingOptions {
@@ -127,33 +127,23 @@ class TcpKind implements SocketKindInstance {
       watch(held);
       owedHeld = held;
       if (held) socket.pause();
-      else answerWaiting();
+      else inTurn.run();
     });
-    // Messages read and not answered yet. One read can carry thousands, and their replies can be
-    // far bigger than it (short lines each owed a big reply) or wait long (delayMs): once the
-    // socket's buffer is full, or the connection is owed as many delayed replies as it may be,
-    // the rest wait for the drain or for replies to go. The client is not read meanwhile (as a
-    // pipe waits for its reader), so what waits in memory is one read's messages, not all their replies.
-    let waiting: Framed[] = [];
-    let next = 0;
-    let answering = false;
-    const updateReading = () => {
-      if (owedHeld || next < waiting.length || socket.writableNeedDrain) socket.pause();
-      else socket.resume();
-    };
+    // Answered as the socket's buffer and the bound of delayed replies allow (InTurn); the client
+    // is not read while any wait, as a pipe waits for its reader.
+    const inTurn = new InTurn<Framed>(
+      (message) => this.#answer(socket, peer, message, state, owed, endIfDone),
+      () => !owedHeld && !socket.writableNeedDrain && !socket.destroyed,
+      () => {
+        if (owedHeld || inTurn.count > 0 || socket.writableNeedDrain) socket.pause();
+        else socket.resume();
+        endIfDone();
+      },
+    );
     const endIfDone = () => {
-      if (clientEnded && owed.count === 0 && next >= waiting.length && !socket.destroyed) socket.end();
+      if (clientEnded && owed.count === 0 && inTurn.count === 0 && !socket.destroyed) socket.end();
     };
-    const answerWaiting = () => {
-      if (answering) return; // a reply going out while answering: this loop goes on anyway
-      answering = true;
-      while (next < waiting.length && !owedHeld && !socket.writableNeedDrain && !socket.destroyed) this.#answer(socket, peer, waiting[next++]!, state, owed, endIfDone);
-      answering = false;
-      if (next >= waiting.length) [waiting, next] = [[], 0];
-      updateReading();
-      endIfDone();
-    };
-    socket.on('drain', answerWaiting);
+    socket.on('drain', () => inTurn.run());
     socket.on('data', (chunk: Buffer) => {
       bytesIn += chunk.length;
       let messages;
@@ -165,9 +155,7 @@ class TcpKind implements SocketKindInstance {
         socket.destroy();
         return;
       }
-      if (waiting.length === 0) waiting = messages;
-      else for (const message of messages) waiting.push(message);
-      answerWaiting();
+      inTurn.add(messages);
     });
     // The end of the client's input ends a last line without its LF (`printf 'a\nb' | nc`): it is
     // a message too, answered when the client only ended its side, logged when it is gone. A
@@ -176,10 +164,8 @@ class TcpKind implements SocketKindInstance {
       const { last, cutOff } = deframer.end();
       if (last !== undefined) {
         const now = this.#state!;
-        if (!gone) {
-          waiting.push({ content: last, wire: last });
-          answerWaiting();
-        } else {
+        if (!gone) inTurn.add([{ content: last, wire: last }]);
+        else {
           const note = now.mode === 'echo' || now.mode === 'rules' ? { note: 'not answered: the connection closed' } : {};
           traffic.add(messageRecord('tcp', id, 'in', { peer, event: 'message', preview: preview(last, now.encoding === 'hex') }, { bytesIn: last.length, ...note }));
         }
@@ -197,7 +183,7 @@ class TcpKind implements SocketKindInstance {
       owed.cancel();
       this.#sockets.delete(socket);
       // Messages read and never answered: the client left before the replies ahead of them had gone.
-      const unanswered = waiting.length - next;
+      const unanswered = inTurn.count;
       const note = heldNote ?? (unanswered > 0 ? `${unanswered.toLocaleString('en-US')} messages read and not answered: the client left before the replies ahead of them had gone` : undefined);
       const why = note === undefined ? {} : { note, level: 'warning' as const };
       traffic.add(messageRecord('tcp', id, 'exchange', { peer, event: 'close', preview: '' }, { start, bytesIn, bytesOut: written(), ...why }));

@@ -16,7 +16,7 @@ import type { ClientInfo, HttpKindInstance, KindContext, KindSettings, PushOptio
 import { type CompiledRule, compileRules, firstMatch, type Mode } from '../messages/rules.js';
 import { LINE_ENDING_TEXT, preview, previewText, previewUtf8 } from '../messages/payload.js';
 import { messageRecord } from '../messages/traffic.js';
-import { HELD_TIMINGS, OwedReplies, PendingTimers, watchHeld } from '../pending-timers.js';
+import { HELD_TIMINGS, InTurn, OwedReplies, PendingTimers, watchHeld } from '../pending-timers.js';
 import { otherOriginRefused, sameOrigin } from '../same-origin.js';
 import { refuseUpgrade } from '../../listener.js';
 import { notReading } from '../messages/not-reading.js';
@@ -140,45 +140,35 @@ class WebSocketKind implements HttpKindInstance {
       watch(held);
       owedHeld = held;
       if (held) ws.pause();
-      else answerWaiting();
+      else inTurn.run();
     });
-    // Messages received and not answered yet. `ws` hands over every message of a read, paused or
-    // not, and one read carries thousands of small ones: past the bound of delayed replies owed,
-    // or of bytes unsent, the rest wait here, answered as replies go, and the client is not read
-    // meanwhile. So what waits is one read's messages, not their replies.
-    let waiting: { bytes: Buffer; isBinary: boolean }[] = [];
-    let next = 0;
+    // `ws` hands over every message of a read, paused or not: past the bound of delayed replies
+    // owed, or of bytes unsent, the rest are answered in turn (InTurn) as replies go, the client
+    // not read meanwhile.
     let owedHeld = false;
-    let answering = false;
     let awaitingDrain = false;
-    const answerWaiting = () => {
-      if (answering) return; // a reply owed while answering: this loop goes on anyway
-      answering = true;
-      while (next < waiting.length && !owedHeld && ws.bufferedAmount < MAX_UNSENT_BYTES && ws.readyState === WebSocket.OPEN) {
-        const { bytes, isBinary } = waiting[next++]!;
-        answer(bytes, isBinary);
-      }
-      answering = false;
-      const done = next >= waiting.length;
-      if (done) [waiting, next] = [[], 0];
-      if (owedHeld || ws.readyState !== WebSocket.OPEN) return;
-      if (done) return void ws.resume();
-      ws.pause();
-      if (awaitingDrain) return;
-      awaitingDrain = true;
-      req.socket.once('drain', () => {
-        awaitingDrain = false;
-        answerWaiting();
-      });
-    };
+    const inTurn = new InTurn<{ bytes: Buffer; isBinary: boolean }>(
+      ({ bytes, isBinary }) => answer(bytes, isBinary),
+      () => !owedHeld && ws.bufferedAmount < MAX_UNSENT_BYTES && ws.readyState === WebSocket.OPEN,
+      () => {
+        if (owedHeld || ws.readyState !== WebSocket.OPEN) return;
+        if (inTurn.count === 0) return void ws.resume();
+        ws.pause();
+        if (awaitingDrain) return;
+        awaitingDrain = true;
+        req.socket.once('drain', () => {
+          awaitingDrain = false;
+          inTurn.run();
+        });
+      },
+    );
 
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const bytes = data as Buffer; // binaryType nodebuffer: one Buffer per message
       bytesIn += bytes.length;
       // Answered at once when nothing waits (an echo server's every message), else in turn.
-      if (waiting.length === 0 && !owedHeld && ws.bufferedAmount < MAX_UNSENT_BYTES) return answer(bytes, isBinary);
-      waiting.push({ bytes, isBinary });
-      answerWaiting();
+      if (inTurn.count === 0 && !owedHeld && ws.bufferedAmount < MAX_UNSENT_BYTES) return answer(bytes, isBinary);
+      inTurn.add([{ bytes, isBinary }]);
     });
     const answer = (bytes: Buffer, isBinary: boolean) => {
       const now = this.#state!;
@@ -213,7 +203,7 @@ class WebSocketKind implements HttpKindInstance {
       this.#clients.delete(ws);
       owed.cancel();
       // Messages read and never answered (a server stopping leaves some: that is said already).
-      const unanswered = this.#closing ? 0 : waiting.length - next;
+      const unanswered = this.#closing ? 0 : inTurn.count;
       if (unanswered > 0) why ||= `${unanswered.toLocaleString('en-US')} messages read and not answered: the client left before the replies ahead of them had gone`;
       // Closed as the server stops: the listener mostly destroys the socket before the client's
       // close frame comes back (1006), but the client was sent 1001, and that is what it saw.
