@@ -137,11 +137,11 @@ function resetGlobals(): void {
 /** The phase as the host sends it: the request comes apart (`requestJson`). */
 type SentPhase = Omit<Phase, 'requestJson'>;
 
-function beginPhase(phaseJson: string, requestJson: string): void {
+function beginPhase(phaseJson: string, requestJson: string, body: string | undefined): void {
   const sent = json.parse(phaseJson) as SentPhase;
   phase = sent as Phase;
   phase.requestJson = requestJson;
-  response = phase.response ? new ScriptResponse(phase.response) : undefined;
+  response = phase.response ? new ScriptResponse(phase.response, body) : undefined;
 }
 
 /** Set when a script ran whose globals were not yet removed. */
@@ -195,13 +195,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 const api = Object.freeze({
   /**
-   * Runs one script. `phaseJson` (with the request as JSON apart in `requestJson`; the response
-   * body the sandbox asks the host for when a script reads it) begins a phase first; empty, the script runs in the phase already begun. Returns the script's report when it
+   * Runs one script. `phaseJson` (with the request as JSON apart in `requestJson`; a small response
+   * body in `body`, a bigger one asked of the host when a script reads it) begins a phase first; empty, the script runs in the phase already begun. Returns the script's report when it
    * finished within the call (the host uses it unless promise jobs wait: then it runs them and
    * calls endScript), '' when it still waits for its promise, or `!` and the error when the phase
    * could not begin.
    */
-  runScript(phaseJson: string, requestJson: string, code: string): string {
+  runScript(phaseJson: string, requestJson: string, code: string, body?: string): string {
     current = undefined;
     if (globalsLeft) {
       globalsLeft = false;
@@ -209,7 +209,7 @@ const api = Object.freeze({
     }
     if (phaseJson !== '') {
       try {
-        beginPhase(phaseJson, requestJson);
+        beginPhase(phaseJson, requestJson, body);
       } catch (error) {
         phase = undefined;
         return `!${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;

@@ -52,7 +52,7 @@ export class ScriptResponse {
   readonly status: string;
   readonly responseTime: number;
   readonly responseSize: number;
-  /** The body text, asked of the host on first read (most scripts never read it) and kept for the phase. */
+  /** The body text: sent with the phase when small, else asked of the host on first read (most scripts never read it) and kept for the phase. */
   private bodyText: string | undefined;
   private parsed: { value?: unknown; error?: Error } | undefined;
   // Headers and messages are built on first use: many scripts read neither.
@@ -61,7 +61,8 @@ export class ScriptResponse {
   private cookieList: PropertyList | undefined;
   private messageList: ScriptMessage[] | undefined;
 
-  constructor(private readonly data: ResponseData) {
+  constructor(private readonly data: ResponseData, bodyText?: string) {
+    this.bodyText = bodyText;
     this.code = data.code;
     this.status = data.status || reasonFor(data.code);
     this.responseTime = data.responseTime;
