@@ -245,7 +245,8 @@ function prepareMethod(typed: string, rules: KindRules, where: string, purpose: 
       const what = isGet ? `method: "${text}" is HTTP's method, which a request without method gets` : 'method is empty';
       throw new PrepareError(`${where}: ${what}; for ${rules.noun}, method is ${rules.methodIs}${choices}. Set it, such as method: ${example}.`);
     }
-    return text;
+    // The kind's one declaration of what an empty method asks (DNS: A); the kind reads the method sent.
+    return text || (rules.methodWhenEmpty ?? '');
   }
   const method = typed.trim().toUpperCase() || 'GET';
   if (!/^[!#$%&'*+.^_`|~0-9A-Z-]+$/i.test(method)) throw new PrepareError(`${where}: "${method}" is not a valid HTTP method.`);

@@ -156,8 +156,9 @@ export interface KindRules {
   /** The `method` that refusal gives as an example (gRPC: helloworld.Greeter/SayHello); else the first of `methodChoices`. */
   methodExample?: string;
   /**
-   * What an empty `method` asks for, for a kind with `methodIs` (DNS: A). Without it an empty
-   * method (the app's new gRPC request has `method: ""`) is refused to send as GET is, saying so.
+   * What an empty `method` asks for, for a kind with `methodIs` (DNS: A): the prepared request
+   * carries it as its method. Without it an empty method (the app's new gRPC request has
+   * `method: ""`) is refused to send as GET is, saying so.
    */
   methodWhenEmpty?: string;
   /** What the app's method box offers (DNS record types); absent: HTTP's methods. Any other text may still be typed in the file. */

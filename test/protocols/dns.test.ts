@@ -107,6 +107,15 @@ describe('dns: over UDP', () => {
     expect(r.remoteAddress).toBe('127.0.0.1');
   });
 
+  it('method "" asks A: the DNS kind\'s methodWhenEmpty, given to the prepared request (reports show A), not a second default in the client', async () => {
+    const request = requestSchema.parse({ name: 'q', kind: 'dns', url: 'api.ferry.test', method: '', dns: { server: `127.0.0.1:${fixture.port}` }, settings: { timeoutMs: 5000 } });
+    const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: dnsKind });
+    expect(prepared.method).toBe(dnsKind.methodWhenEmpty);
+    const r = await ask('api.ferry.test', '');
+    expect(r.detail).toMatchObject({ question: 'api.ferry.test. IN A', answer: ['api.ferry.test. 60 IN A 127.0.0.7'] });
+    expect(json(r)).toEqual([{ name: 'api.ferry.test', type: 'A', class: 'IN', ttl: 60, data: '127.0.0.7' }]);
+  });
+
   it('an auth set on the request itself is refused (a DNS query carries none, it was silently left out); one inherited is left out and the query answered', async () => {
     const request = requestSchema.parse({ name: 'q', kind: 'dns', url: 'api.ferry.test', method: 'A', dns: { server: `127.0.0.1:${fixture.port}` }, settings: { timeoutMs: 5000 } });
     const own = await failure(prepareRequest({ request: { ...request, auth: { type: 'bearer', token: 't' } }, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: dnsKind }));

@@ -33,7 +33,8 @@ export type DnsServer =
 
 export function dnsQuestion(prepared: PreparedRequest): DnsQuestion {
   const where = wherePrefix(prepared);
-  const typed = (prepared.method.trim() || 'A').toUpperCase();
+  // An empty method was given the kind's methodWhenEmpty (A) when the request was prepared.
+  const typed = prepared.method.trim().toUpperCase();
   // HTTPS and SVCB (which dns-packet has no name for) and RFC 3597's TYPE<n> by their numbers.
   const number = typed.startsWith('UNKNOWN_') ? 0 : types.toType(wireTypeName(typed));
   const type = typeName(types.toString(number));
