@@ -21,6 +21,9 @@ export const TLS_CODES = new Set([
 
 export type ErrnoLike = NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
 
+/** The HTTP parser's words (llhttp's, in undici and node:http) for a header name or value holding a character HTTP does not allow. */
+const HEADER_CHAR = /Invalid header (?:value|field) char/i;
+
 /** The error code of a socket error, or of the error it wraps. */
 export function errorCode(error: unknown): string {
   const err = error as ErrnoLike;
@@ -66,6 +69,15 @@ export function connectionError(error: unknown, host: string, hostname: string):
   if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
     return new SendError(`${host} answered with response headers larger than Ferry reads (${code === 'HPE_HEADER_OVERFLOW' ? "16 KB, Node's limit for this connection" : '1 MB in all'}); check the URL's port.`, 'protocol');
   }
+  // A header holding a control character: an HTTP server at the right port wrote a bad header
+  // (an id made of raw random bytes, such as an MCP session id), so the port is not the thing to check.
+  if (code === 'HPE_INVALID_HEADER_TOKEN') {
+    const words = HEADER_CHAR.exec(message)?.[0] ?? 'Invalid header char';
+    return new SendError(
+      `${host} answered with a response header holding a character HTTP does not allow in one, such as a control character (${words}, ${code}); the server must send its header names and values as visible text. Fix the server: a session id or token it makes from raw random bytes is the usual cause.`,
+      'protocol',
+    );
+  }
   // Node's HTTP parser refused the answer (a WebSocket upgrade, Socket.IO's or MCP's requests):
   // the port most often belongs to something else.
   if (code.startsWith('HPE_')) {
@@ -101,7 +113,8 @@ export function systemCode(error: unknown): string {
     const found = /\b(E[A-Z]{3,}|ERR_[A-Z_0-9]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_HAS_EXPIRED)\b/.exec(text);
     if (found) return found[1]!;
     if (/self[- ]signed certificate|unable to verify the first certificate|certificate has expired/i.test(text)) return 'DEPTH_ZERO_SELF_SIGNED_CERT';
-    // undici's parser error keeps no code: its text says it.
+    // undici's parser error keeps no code once the MCP SDK has it as text: its text says it.
+    if (HEADER_CHAR.test(text)) return 'HPE_INVALID_HEADER_TOKEN';
     if (/does not match the HTTP\/1\.1 protocol/i.test(text)) return 'HPE_INVALID_CONSTANT';
   }
   return '';

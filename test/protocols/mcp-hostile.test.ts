@@ -341,3 +341,43 @@ describe('MCP: a server that fails a call and then never answers the listing tha
     expect(live.isOpen).toBe(true);
   });
 });
+
+describe('MCP: a session id HTTP does not allow in a header', () => {
+  /**
+   * A Streamable HTTP server written by hand over TCP (node:http refuses to write such a header):
+   * initialize is answered with `Mcp-Session-Id: <sessionId>` sent as raw bytes.
+   */
+  async function sessionIdPeer(sessionId: string): Promise<string> {
+    const server = net.createServer((socket) => {
+      let pending = Buffer.alloc(0);
+      socket.on('data', (data: Buffer) => {
+        pending = Buffer.concat([pending, data]);
+        const end = pending.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const length = Number(/content-length: *(\d+)/i.exec(pending.subarray(0, end).toString('latin1'))?.[1] ?? 0);
+        if (pending.length < end + 4 + length) return;
+        const message = JSON.parse(pending.subarray(end + 4, end + 4 + length).toString('utf8') || '{}') as Message;
+        pending = pending.subarray(end + 4 + length);
+        if (message.id === undefined) return void socket.write('HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n');
+        const body = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: INIT });
+        socket.write(Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nmcp-session-id: ${sessionId}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`, 'latin1'));
+      });
+    });
+    return `http://${await listening(server)}/mcp`;
+  }
+
+  it('a control character in Mcp-Session-Id says the server wrote a bad header, not "check the URL\'s port"', async () => {
+    for (const control of ['\x01', '\x7f']) {
+      const url = await sessionIdPeer(`abc${control}def`);
+      const host = new URL(url).host;
+      const error = await failure(send(url));
+      expect(error.kind).toBe('protocol');
+      expect(error.message).toBe(
+        `${host} answered with a response header holding a character HTTP does not allow in one, such as a control character (Invalid header value char, HPE_INVALID_HEADER_TOKEN); the server must send its header names and values as visible text. Fix the server: a session id or token it makes from raw random bytes is the usual cause.`,
+      );
+      expect(error.message).not.toContain('port');
+      // The app's live session says the same.
+      await expect(connect(url, 'streamableHttp')).rejects.toThrow(`${host} answered with a response header holding a character HTTP does not allow`);
+    }
+  });
+});
