@@ -27,7 +27,7 @@ export type CaptureReader = (headers: Headers, body: Buffer | undefined) => Arra
 
 /**
  * Decodes a body by a Content-Encoding value: the HTTP client's `decodeBody`
- * (protocols/http/decompress.ts), which the generator loads when a target has captures, so a
+ * (support/content-coding.ts), which the generator loads when a target has captures, so a
  * load worker without captures, and `ferry run`'s files, stay as they are.
  */
 export type BodyDecoder = (body: Uint8Array, contentEncoding: string, maxBytes: number) => Uint8Array;

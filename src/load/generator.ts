@@ -131,9 +131,8 @@ export class Generator {
   async run(startAt: number): Promise<void> {
     if (this.config.targets.some((t) => t.captures.length > 0)) {
       // Captures read compressed answers decoded, with the HTTP client's decoder, loaded only by a
-      // test that captures. Through the client's module: decompress.ts stays in the client's chunk
-      // of the bundle (a one-request `ferry run` loads no more files for it).
-      const { decodeBody } = await import('../protocols/http/http.js');
+      // test that captures.
+      const { decodeBody } = await import('../support/content-coding.js');
       // As the decoder: the captures and their regex engine (re2js) load only in a test that captures.
       const { captureReader } = await import('./captures.js');
       this.captures = this.config.targets.map((t) => (t.captures.length > 0 ? captureReader(t.captures, decodeBody) : undefined));

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import zlib, { gzipSync } from 'node:zlib';
 import { captureReader } from '../../src/load/captures.js';
-import { decodeBody } from '../../src/protocols/http/decompress.js';
+import { decodeBody } from '../../src/support/content-coding.js';
 import type { Capture } from '../../src/load/wire.js';
 import { decodeHistogram, encodeHistogram, newHistogram } from '../../src/load/histogram.js';
 import { parseResource } from '../../src/model/index.js';

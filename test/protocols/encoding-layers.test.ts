@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
-import { MAX_CODINGS } from '../../src/protocols/http/decompress.js';
+import { MAX_CODINGS } from '../../src/support/content-coding.js';
 import type { PreparedRequest } from '../../src/request/prepared.js';
 import { preparedRequest } from './prepared.js';
 

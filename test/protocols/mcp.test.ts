@@ -12,6 +12,7 @@ import { awsV4Check, hawkCheck } from '../support/auth-checks.js';
 import { PrepareError } from '../../src/request/index.js';
 import { describeKindCases, sendInheriting, sendWith } from './kind-cases.js';
 import { startSse, startStatefulStreamableHttp, startStreamableHttp, type McpPeer } from './mcp-peers.js';
+import { BAD_PORTS, NO_BAD_PORT, onBadPort } from '../support/bad-port.js';
 
 const mcpKind = requestKind('mcp');
 /** The fixture program, the only one these tests start. */
@@ -111,21 +112,6 @@ describe('MCP over HTTP', () => {
 });
 
 describe('MCP over HTTP on a port the Fetch standard calls "bad"', () => {
-  // https://fetch.spec.whatwg.org/#bad-port: fetch refuses them ("fetch failed: bad port"); every other kind reaches them.
-  const BAD_PORTS = [10080, 6666, 6667, 6668, 6669, 6665, 6000];
-
-  /** A peer on the first of BAD_PORTS free on 127.0.0.1; undefined when all are taken. */
-  async function onBadPort(start: (port: number) => Promise<McpPeer>): Promise<McpPeer | undefined> {
-    for (const port of BAD_PORTS) {
-      try {
-        return await start(port);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-      }
-    }
-    return undefined;
-  }
-
   it("an answer compressed because the request's own Accept-Encoding asked for it is decoded, as fetch decoded it", async () => {
     const seen: string[] = [];
     const server = http.createServer((req, res) => {
@@ -154,7 +140,7 @@ describe('MCP over HTTP on a port the Fetch standard calls "bad"', () => {
   for (const transport of ['streamableHttp', 'sse', 'auto'] as const) {
     it(`${transport === 'auto' ? 'auto falling back to HTTP+SSE' : transport}: a tool call answers (it failed with "fetch failed: bad port")`, async (context) => {
       const peer = await onBadPort((port) => (transport === 'streamableHttp' ? startStreamableHttp({ port }) : startSse({ port })));
-      if (!peer) return context.skip(`ports ${BAD_PORTS.join(', ')} are all taken on 127.0.0.1`);
+      if (!peer) return context.skip(NO_BAD_PORT);
       try {
         expect(BAD_PORTS).toContain(Number(new URL(peer.url).port));
         const result = await send({ url: peer.url, mcp: { transport, call: 'tool', name: 'add', arguments: '{"a":4,"b":5}' } });

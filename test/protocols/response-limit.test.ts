@@ -9,7 +9,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { HttpAgents, SendError, sendHttp } from '../../src/protocols/http/http.js';
-import { decodeBody, DecodedTooLargeError } from '../../src/protocols/http/decompress.js';
+import { decodeBody, DecodedTooLargeError } from '../../src/support/content-coding.js';
 import type { PreparedRequest, PreparedSettings } from '../../src/request/prepared.js';
 import { ferry } from '../support/cli.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';

@@ -10,7 +10,6 @@ import { STATUS_CODES } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { PreparedRequest, PreparedSettings } from '../../request/prepared.js';
 import { DEFAULT_SETTINGS } from '../../model/index.js';
-import { DecodedTooLargeError, decodeBody } from './decompress.js';
 import { digestAuthorization, pickDigestChallenge, type DigestNonce } from './digest.js';
 import { randomBytes } from 'node:crypto';
 import { ntlmAuthenticate, ntlmChallenge, ntlmNegotiate } from './ntlm.js';
@@ -30,11 +29,12 @@ export { HttpAgents, type HostLookup } from './http-agents.js';
 export { CookieStore } from './cookie-jar.js';
 export { SendError, type SendErrorKind } from '../send-error.js';
 /** For load-test captures (load/generator.ts), which read answers decoded as this client does. */
-export { decodeBody } from './decompress.js';
 export type { HttpResult, HttpSendContext, HttpTimings, StreamReader } from './types.js';
 
 // Loaded with the first same-origin redirect of a signed request; a send without one never loads it.
 const hopSigner = loadOnce(() => import('../sign-hop.js'));
+// Loaded at the first encoded body (most answers of a short run have none); shared with the fetch of MCP, OAuth 2.0 and Socket.IO.
+const contentCoding = loadOnce(() => import('../../support/content-coding.js'));
 
 /** `headers` with its Authorization replaced by `value` (or taken off without one): one per request. */
 function withAuthorization(headers: Array<[string, string]>, value: string | undefined): Array<[string, string]> {
@@ -197,10 +197,11 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
       let decoded: Uint8Array = hop.body;
       if (settings.decompress) {
         const encoding = values(hop.rawHeaders, 'content-encoding').join(', ');
+        const codings = encoding.trim() && hop.body.length > 0 ? await contentCoding() : undefined;
         try {
-          decoded = decodeBody(hop.body, encoding, limit.maxBytes);
+          if (codings) decoded = codings.decodeBody(hop.body, encoding, limit.maxBytes);
         } catch (error) {
-          if (error instanceof DecodedTooLargeError) throw responseTooLarge(limit.maxMb, encoding);
+          if (codings && error instanceof codings.DecodedTooLargeError) throw responseTooLarge(limit.maxMb, encoding);
           throw new SendError((error as Error).message, 'protocol');
         }
       }

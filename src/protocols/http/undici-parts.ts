@@ -5,7 +5,8 @@
  * The paths are the files the index re-exports for the pinned undici 7
  * (test/protocols/undici-parts.test.ts checks they are the same classes). `ProxyAgent` comes from
  * the index: it tunnels with the `connect` method the index adds to every dispatcher. Code that
- * needs fetch (OAuth 2.0, MCP, GraphQL over SSE) imports `undici` itself.
+ * needs a fetch Response (support/fetch-on.ts for OAuth 2.0, MCP and Socket.IO; GraphQL over SSE)
+ * imports `undici` itself.
  */
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { lazyRequire } from '../../support/lazy-require.js';
