@@ -4,9 +4,10 @@
  * data folder until they expire and refreshed with the refresh token when there is one.
  */
 import * as oauth from 'oauth4webapi';
-import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Dispatcher, Response as UndiciResponse } from 'undici';
 import type { CachedToken, WorkspaceData } from '../appdata/index.js';
 import { OAUTH2_REDIRECT_URI } from '../model/index.js';
+import { fetchOn } from '../support/fetch-on.js';
 import { PrepareError } from './errors.js';
 import { waitForLoopbackCallback } from './oauth2-callback.js';
 import { tokenCacheKey, type OAuth2Settings } from './oauth2-cache-key.js';
@@ -115,7 +116,8 @@ function endpoint(s: OAuth2Settings, options: OAuth2Options): Endpoint {
     : s.clientAuth === 'body'
       ? oauth.ClientSecretPost(s.clientSecret)
       : oauth.ClientSecretBasic(s.clientSecret);
-  const dispatcher = options.dispatcher;
+  // Made on undici's request: its fetch refuses the Fetch standard's "bad ports" (6000, 6665–6669, 10080…).
+  const send = fetchOn(options.dispatcher, MAX_TOKEN_RESPONSE_BYTES);
   const timeoutMs = options.timeoutMs ?? 0;
   const http: oauth.TokenEndpointRequestOptions = {
     // Local and test providers often speak plain HTTP; the user chose the URL.
@@ -125,7 +127,7 @@ function endpoint(s: OAuth2Settings, options: OAuth2Options): Endpoint {
       const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
       const signals = [options.signal, timeout].filter((signal): signal is AbortSignal => signal !== undefined);
       try {
-        const response = await undiciFetch(url, { ...(init as object), ...(dispatcher ? { dispatcher } : {}), ...(signals.length ? { signal: AbortSignal.any(signals) } : {}) } as never);
+        const response = await send(url, { ...init, ...(signals.length ? { signal: AbortSignal.any(signals) } : {}) });
         return await cappedResponse(response);
       } catch (error) {
         if (timeout?.aborted) throw new PrepareError(`no answer within ${timeoutMs} ms (the request's timeoutMs); check tokenUrl.`);
@@ -140,7 +142,7 @@ function endpoint(s: OAuth2Settings, options: OAuth2Options): Endpoint {
 export const MAX_TOKEN_RESPONSE_BYTES = 1024 * 1024;
 
 /** The response with its body read whole, up to the cap (past it the connection is dropped and the grant fails). */
-async function cappedResponse(response: Awaited<ReturnType<typeof undiciFetch>>): Promise<Response> {
+async function cappedResponse(response: UndiciResponse): Promise<Response> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (response.body) {

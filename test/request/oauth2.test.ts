@@ -7,6 +7,8 @@ import { fetch } from 'undici';
 import { WorkspaceData } from '../../src/appdata/index.js';
 import { oauth2AccessToken, type OAuth2Settings } from '../../src/request/index.js';
 import { type AuthServer, freePort, startAuthServer } from '../support/servers/index.js';
+import { BAD_PORTS, NO_BAD_PORT, onBadPort } from '../support/bad-port.js';
+import { HttpAgents } from '../../src/protocols/index.js';
 
 let as: AuthServer;
 let dataDir: string;
@@ -355,6 +357,28 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     } finally {
       endless.closeAllConnections();
       await new Promise((resolve) => endless.close(resolve));
+    }
+  });
+});
+
+describe('OAuth 2.0 token endpoint on a port the Fetch standard calls "bad"', () => {
+  it('a token is fetched from a provider on 6666 or 10080 (undici\'s fetch refused it: "fetch failed: bad port"), with and without Ferry\'s pools', async (context) => {
+    const provider = await onBadPort((port) => startAuthServer(port));
+    if (!provider) return context.skip(NO_BAD_PORT);
+    const agents = new HttpAgents();
+    try {
+      expect(BAD_PORTS).toContain(Number(new URL(provider.url).port));
+      const s = settings({ tokenUrl: `${provider.url}/token`, scope: 'far' });
+      // The form body (oauth4webapi's URLSearchParams) and the Basic header arrive as sent.
+      expect(await oauth2AccessToken(s, { data, fetchTokens: true, timeoutMs: 5000 })).toMatchObject({ token: 'token-1', cached: false });
+      expect(provider.lastClientAuth).toBe('basic');
+      expect(provider.lastParams?.get('scope')).toBe('far');
+      const pooled = settings({ tokenUrl: `${provider.url}/token`, grantType: 'password', username: 'ada', password: 'pw' });
+      expect(await oauth2AccessToken(pooled, { data, fetchTokens: true, dispatcher: agents.get(true, 'auto', false) })).toMatchObject({ token: 'token-2', cached: false });
+      expect(provider.grants).toEqual({ client_credentials: 1, password: 1 });
+    } finally {
+      await agents.close();
+      await provider.close();
     }
   });
 });

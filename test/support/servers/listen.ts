@@ -1,5 +1,5 @@
 /**
- * The one way the test bench's servers listen and stop: on 127.0.0.1, port 0 (the system picks a
+ * The one way the test bench's servers listen and stop: on 127.0.0.1, port 0 unless one is given (the system picks a
  * free port; the bound port is read back), and closing drops open connections and HTTP/2
  * sessions so `close()` never waits on a keep-alive socket.
  */
@@ -19,7 +19,7 @@ export interface Listening {
 }
 
 /** Starts `server` on 127.0.0.1:0; `urlHost` is the host written into `url` (e.g. `localhost` for TLS). */
-export async function listenLoopback(server: AnyHttpServer, scheme: 'http' | 'https', urlHost = '127.0.0.1'): Promise<Listening> {
+export async function listenLoopback(server: AnyHttpServer, scheme: 'http' | 'https', urlHost = '127.0.0.1', port = 0): Promise<Listening> {
   const sessions = new Set<http2.ServerHttp2Session>();
   server.on('session', (session: http2.ServerHttp2Session) => {
     sessions.add(session);
@@ -27,16 +27,16 @@ export async function listenLoopback(server: AnyHttpServer, scheme: 'http' | 'ht
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `${scheme}://${urlHost}:${port}`,
+    url: `${scheme}://${urlHost}:${bound}`,
     host: '127.0.0.1',
-    port,
+    port: bound,
     close: () =>
       new Promise<void>((resolve) => {
         for (const session of sessions) session.destroy();

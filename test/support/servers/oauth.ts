@@ -24,7 +24,8 @@ export interface AuthServer {
 
 const CLIENTS: Record<string, string | undefined> = { app: 'shh', spa: undefined };
 
-export async function startAuthServer(): Promise<AuthServer> {
+/** `port`: 0 (default) for any free one. */
+export async function startAuthServer(port = 0): Promise<AuthServer> {
   const codes = new Map<string, { challenge?: string; redirectUri: string; clientId: string }>();
   const refreshTokens = new Set<string>();
   const state: AuthServer = { url: '', grants: {}, expiresIn: 3600, close: async () => {} };
@@ -108,7 +109,7 @@ export async function startAuthServer(): Promise<AuthServer> {
       }
     });
   });
-  const listening = await listenLoopback(server, 'http');
+  const listening = await listenLoopback(server, 'http', '127.0.0.1', port);
   state.url = listening.url;
   state.close = listening.close;
   return state;
