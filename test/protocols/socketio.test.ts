@@ -11,6 +11,7 @@ import { testCertificate } from '../support/servers/index.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
 import { floodPings, frame, rawPeer } from './raw-websocket-peer.js';
 import { awsV4Check, hawkCheck } from '../support/auth-checks.js';
+import { listenOnBadPort, NO_BAD_PORT } from '../support/bad-port.js';
 
 interface Seen {
   namespace: string;
@@ -396,7 +397,7 @@ describe('socketio requests, signed', () => {
     const auth = String(req.headers.authorization ?? '');
     let why: string;
     if (auth.startsWith('Hawk ')) {
-      const { ok, hashOk, attributes } = hawkCheck(received, (gate.address() as AddressInfo).port, { key: 'hawk-key', algorithm: 'sha256' });
+      const { ok, hashOk, attributes } = hawkCheck(received, req.socket.localPort!, { key: 'hawk-key', algorithm: 'sha256' });
       const fresh = !nonces.has(attributes.nonce!);
       nonces.add(attributes.nonce!);
       why = !ok ? 'bad mac' : hashOk === false ? 'bad payload hash' : !fresh ? 'nonce seen before' : 'ok';
@@ -406,9 +407,9 @@ describe('socketio requests, signed', () => {
     return why;
   }
 
-  beforeAll(async () => {
-    peer = await ioPeer();
-    gate = http.createServer((req, res) => {
+  /** The gate: checks each request, forwards what passes to the Socket.IO peer (not yet listening). */
+  function makeGate(): http.Server {
+    const gate = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
@@ -438,6 +439,12 @@ describe('socketio requests, signed', () => {
       sockets.add(upstream);
       upstream.on('error', () => socket.destroy());
     });
+    return gate;
+  }
+
+  beforeAll(async () => {
+    peer = await ioPeer();
+    gate = makeGate();
     await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
   });
   afterAll(async () => {
@@ -464,4 +471,23 @@ describe('socketio requests, signed', () => {
       if (transport === 'polling') expect(new Set(verdicts.map((v) => v.split(' ')[0]))).toEqual(new Set(['GET', 'POST']));
     });
   }
+
+  it('signed long-polling reaches a server on 6666 or 10080 (undici\'s fetch refused it: "fetch failed: bad port"), each request still signed', async (context) => {
+    const far = makeGate();
+    const port = await listenOnBadPort(far);
+    if (port === undefined) return context.skip(NO_BAD_PORT);
+    try {
+      for (const auth of [HAWK, { type: 'awsv4', ...AWS }]) {
+        verdicts.length = 0;
+        const result = await sendRequest('socketio', { url: `http://127.0.0.1:${port}/`, auth, socketio: { transport: 'polling', event: 'echo', ack: true }, body: { type: 'json', text: '["far"]' }, settings: { stream: { event: 'echoed' } } });
+        expect(result.outcome).toMatchObject({ ok: true, text: 'connected (polling)' });
+        expect(received(result).map((m) => m.event)).toContain('echoed');
+        expect(new Set(verdicts.map((v) => v.split(' ')[0]))).toEqual(new Set(['GET', 'POST']));
+        expect(verdicts.filter((v) => !v.endsWith(' ok'))).toEqual([]);
+      }
+    } finally {
+      far.closeAllConnections();
+      await new Promise<void>((resolve) => far.close(() => resolve()));
+    }
+  });
 });

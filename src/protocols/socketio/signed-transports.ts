@@ -4,15 +4,16 @@
  * goes to the request's URL (its path is the namespace): long-polling's GETs and POSTs and the
  * WebSocket upgrade go to `socketio.path` with Engine.IO's query (`?EIO=4&transport=polling&t=…`,
  * later `&sid=…`), each URL its own. The upgrade is signed before it is sent (ws's `finishRequest`);
- * long-polling goes through `fetch` on Ferry's connection pools (verifyTls, client certificates,
- * the run's proxy), each request signed first, read within maxResponseMb as every poll is
+ * long-polling goes through a fetch on Ferry's connection pools (support/fetch-on.ts: verifyTls,
+ * client certificates, the run's proxy, any port), each request signed first, read within maxResponseMb as every poll is
  * (polling.ts). Unsigned requests keep socket.io-client's WebSocket transport and polling.ts's long-polling.
  */
 import type { ClientRequest } from 'node:http';
 import type { Fetch, NodeWebSocket } from 'socket.io-client';
-import { fetch as undiciFetch } from 'undici';
 import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
+import { fetchOn } from '../../support/fetch-on.js';
 import type { SendContext } from '../kind.js';
+import { maxResponseBytes } from '../response-limit.js';
 import { SendError } from '../send-error.js';
 import { signHop, signThenSend } from '../sign-hop.js';
 import type { PollRequest } from './polling.js';
@@ -26,7 +27,8 @@ type TransportClass = typeof NodeWebSocket | typeof Fetch;
  * long-polling class (polling.ts) from how a request goes out.
  */
 export function signedTransports(again: Again, prepared: PreparedRequest, context: SendContext, names: readonly ('websocket' | 'polling')[], webSocket: typeof NodeWebSocket, polling: (request: PollRequest) => typeof Fetch): TransportClass[] {
-  const dispatcher = context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false);
+  // Made on undici's request: its fetch refuses the Fetch standard's "bad ports" (6000, 6665–6669, 10080…).
+  const send = fetchOn(context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false), maxResponseBytes(context.maxResponseMb));
   const couldNotSign = (method: string, url: URL) => (reason: string) => new SendError(`the Socket.IO ${method} to ${url.host}${url.pathname} could not be signed: ${reason}`, 'other');
   const sign = (method: string, url: URL, headers: Record<string, unknown>, bytes?: Buffer) => {
     const pairs = Object.entries(headers).map(([name, value]) => [name, String(value)] as [string, string]);
@@ -48,7 +50,7 @@ export function signedTransports(again: Again, prepared: PreparedRequest, contex
     const headers: Record<string, unknown> = { ...((transport.opts.extraHeaders as Record<string, unknown> | undefined) ?? {}), ...(post ? { 'Content-Type': 'text/plain;charset=UTF-8' } : {}) };
     const url = new URL(transport.uri());
     const signed = await sign(post ? 'POST' : 'GET', url, headers, post ? Buffer.from(data, 'utf8') : undefined);
-    const answer = await undiciFetch(signed.url, { method: post ? 'POST' : 'GET', headers: signed.headers, ...(post ? { body: signed.body ?? data } : {}), signal, dispatcher });
+    const answer = await send(signed.url, { method: post ? 'POST' : 'GET', headers: signed.headers, ...(post ? { body: signed.body ?? data } : {}), signal });
     return { status: answer.status, body: (answer.body ?? []) as AsyncIterable<Uint8Array> };
   };
   const SignedPolling = polling(signedPoll);
