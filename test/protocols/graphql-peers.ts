@@ -100,8 +100,13 @@ async function createServer(secure: boolean, handler: http.RequestListener): Pro
   return secure ? https.createServer(await testCertificate(), handler) : http.createServer(handler);
 }
 
-async function listen(server: http.Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+async function listen(server: http.Server, port = 0): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject).listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   return (server.address() as AddressInfo).port;
 }
 
@@ -147,8 +152,8 @@ export async function graphqlWsPeer(secure = false): Promise<GraphqlPeer> {
   return { url: `${secure ? 'https' : 'http'}://127.0.0.1:${port}/graphql`, seen, close: async () => { for (const c of wss.clients) c.terminate(); wss.close(); await stop(server); } };
 }
 
-/** `graphql-sse`'s handler at /graphql/stream (POSTs elsewhere are plain GraphQL); /private wants `Authorization: Bearer sse-secret`. */
-export async function graphqlSsePeer(secure = false): Promise<GraphqlPeer> {
+/** `graphql-sse`'s handler at /graphql/stream (POSTs elsewhere are plain GraphQL); /private wants `Authorization: Bearer sse-secret`. `port`: 0 for any free one. */
+export async function graphqlSsePeer(secure = false, port = 0): Promise<GraphqlPeer> {
   const seen = newSeen();
   const schema = makeSchema(seen);
   const handler = createHandler({ schema, context: (req) => ({ authorization: req.raw.headers.authorization ?? null }) });
@@ -177,8 +182,8 @@ export async function graphqlSsePeer(secure = false): Promise<GraphqlPeer> {
     }
     void answerPost(req, res, seen, schema);
   });
-  const port = await listen(server);
-  return { url: `${secure ? 'https' : 'http'}://127.0.0.1:${port}/graphql/stream`, seen, close: () => stop(server) };
+  const bound = await listen(server, port);
+  return { url: `${secure ? 'https' : 'http'}://127.0.0.1:${bound}/graphql/stream`, seen, close: () => stop(server) };
 }
 
 /**

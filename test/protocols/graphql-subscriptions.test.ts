@@ -17,6 +17,7 @@ import { floodPings, frame, rawPeer } from './raw-websocket-peer.js';
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind } from '../../src/protocols/index.js';
 import { awsV4Check, hawkCheck, type Received } from '../support/auth-checks.js';
+import { BAD_PORTS, NO_BAD_PORT, onBadPort } from '../support/bad-port.js';
 
 let wsPeer: GraphqlPeer;
 let ssePeer: GraphqlPeer;
@@ -168,6 +169,18 @@ describe('GraphQL subscription refusals and bad input', () => {
     expect(refused.message).toMatch(/answered HTTP 401 Unauthorized instead of an event stream \(missing or wrong token\)/);
     const allowed = await sendRequest('http', { method: 'POST', url, auth: { type: 'bearer', token: 'sse-secret' }, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 2) }', transport: 'sse' } } });
     expect(allowed.stream).toEqual({ events: 2, stoppedBy: 'complete' });
+  });
+
+  it('an SSE subscription reaches a server on 6666 or 10080 (its POST goes through the HTTP client, not undici\'s fetch, which refuses the Fetch standard\'s bad ports)', async (context) => {
+    const far = await onBadPort((port) => graphqlSsePeer(false, port));
+    if (!far) return context.skip(NO_BAD_PORT);
+    try {
+      expect(BAD_PORTS).toContain(Number(new URL(far.url).port));
+      const result = await sendRequest('http', { method: 'POST', url: far.url, body: { type: 'graphql', graphql: { query: 'subscription { count(to: 2) }', transport: 'sse' } } });
+      expect(result.stream).toEqual({ events: 2, stoppedBy: 'complete' });
+    } finally {
+      await far.close();
+    }
   });
 
   it('refuses connectionParams that are not a JSON object', async () => {
