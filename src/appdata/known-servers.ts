@@ -32,6 +32,13 @@ export class KnownServers {
     return Object.hasOwn(all, id) && Array.isArray(all[id]) && all[id]!.includes(serverFingerprint(id, server));
   }
 
+  /** Forgets the configurations of `id`: a server renamed (its new id is remembered as it is saved). */
+  async forget(id: string): Promise<void> {
+    await this.store.update((all) => {
+      delete all[id];
+    });
+  }
+
   /** Remembers that this computer started or saved the configuration (newest last, bounded). */
   async remember(id: string, server: ServerFile): Promise<void> {
     const print = serverFingerprint(id, server);

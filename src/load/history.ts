@@ -74,6 +74,13 @@ export async function addLoadHistory(data: WorkspaceData, result: LoadResult, no
   return entry;
 }
 
+/** Load test `from` was renamed to `to` (its file with its name): its past runs are listed under `to`. */
+export async function renameLoadHistory(data: WorkspaceData, from: string, to: string): Promise<void> {
+  await store(data).update((list) => {
+    for (const entry of list) if (entry.id === from) entry.id = to;
+  });
+}
+
 export async function readLoadHistory(data: WorkspaceData): Promise<LoadHistoryEntry[]> {
   return store(data).read();
 }

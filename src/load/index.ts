@@ -6,7 +6,7 @@ export { RESULT_FORMAT, RESULT_VERSION, type LoadResult, type TargetResult, type
 export { parseStages, StageError, type Stage } from './stages.js';
 export { parseSegment, SegmentError, type Segment } from './segment.js';
 export { defaultWorkers } from './engine.js';
-export { readLoadHistory, keptResultFile, LOAD_HISTORY_LIMIT, LOAD_RESULTS_KEPT, type LoadHistoryEntry } from './history.js';
+export { readLoadHistory, renameLoadHistory, keptResultFile, LOAD_HISTORY_LIMIT, LOAD_RESULTS_KEPT, type LoadHistoryEntry } from './history.js';
 export { summaryText, liveLine } from './summary.js';
 export type { LiveView, LiveTotals, LivePoint } from './live.js';
 export type { ThresholdVerdict } from './thresholds.js';

@@ -130,9 +130,10 @@ export async function startServers(workspace: Workspace, options: StartServersOp
               await old.stop();
               options.onNotice?.({ server: old.id, level: 'info', message: `${fileOf(old.id)} is gone; server ${old.id} stopped and gave ${what} to ${entry.file}.`, event: 'stopped' });
             };
-            // Renamed as it was (git mv, any port): the server of the old name, whose file is gone, gives way.
+            // Renamed (git mv, or its name changed, which renames its file, 2.1.4; any port): the
+            // server of the old file, now gone, gives way.
             for (const old of servers) {
-              if (deepEqual(old.config, entry.value) && !(await fileExists(workspace.root, fileOf(old.id)))) {
+              if (deepEqual({ ...old.config, name: '' }, { ...entry.value, name: '' }) && !(await fileExists(workspace.root, fileOf(old.id)))) {
                 await handOver(old, 'way');
                 break;
               }

@@ -1,7 +1,7 @@
 /**
  * Environments, servers and load tests: one flat folder each, the file name (without `.yaml`)
- * is the id. A new one takes its file name from its display name; renaming an environment
- * renames its file (2.10), while server and load test ids stay put once made.
+ * is the id. A new one takes its file name from its display name; renaming one renames its file
+ * (2.1.4), and the caller moves what this computer keeps under the old id.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -55,10 +55,11 @@ export async function createEntry<K extends EntryKind>(root: string, kind: K, va
 }
 
 /**
- * Saves an existing entry in place (comments and unknown fields kept). An environment whose
- * name changed gets a file name to match; returns the (possibly new) id. One whose name did not
- * change keeps its file even when the two differ (`local.yaml` named "Local"): its id is what
- * the secrets and the active environment are kept under.
+ * Saves an existing entry in place (comments and unknown fields kept). One whose name changed
+ * gets a file name to match (2.1.4); returns the (possibly new) id. One whose name did not change
+ * keeps its file even when the two differ (`local.yaml` named "Local"): its id is what this
+ * computer keeps its data under (secrets, the active environment, a server's known
+ * configurations, a load test's runs).
  */
 export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: string, value: EntryValue<K>, options: SaveOptions = {}): Promise<string> {
   checkId(kind, id);
@@ -67,9 +68,9 @@ export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: 
   const problem = await checkNoSymlinks(root, path.relative(root, file));
   if (problem) throw new Error(`Cannot save ${FOLDERS[kind]}/${id}.yaml: ${problem}.`);
   await requireSavedName(value.name, kind, file, path.relative(root, file));
-  const before = kind === 'environment' ? await readResource('environment', file, path.relative(root, file)) : undefined;
+  const before = await readResource(kind, file, path.relative(root, file));
   await saveResource(file, kind, value as never, options);
-  if (kind !== 'environment' || (before?.ok && before.value.name === value.name)) return id;
+  if (before.ok && before.value.name === value.name) return id;
   const wanted = uniqueFileName(value.name, await takenIds(dir, `${id}.yaml`));
   if (wanted === id) return id;
   await fs.rename(file, path.join(dir, `${wanted}.yaml`));

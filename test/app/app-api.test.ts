@@ -1093,7 +1093,7 @@ describe('ferry app API', () => {
         }],
         ['server save', async () => {
           const view = (await client.call('GET', '/api/server?id=mock')).body as { server: Record<string, unknown> };
-          return { answer: (await client.call('PUT', '/api/server', { id: 'mock', base: view.server, server: { ...view.server, name: 'Mock API two' } })) as Answer, file: 'servers/mock.yaml' };
+          return { answer: (await client.call('PUT', '/api/server', { id: 'mock', base: view.server, server: { ...view.server, port: 4999 } })) as Answer, file: 'servers/mock.yaml' };
         }],
         ['new load test (and its folder)', async () => {
           const answer = (await client.call('POST', '/api/loadtest', { name: 'Soak' })) as Answer;
@@ -1103,7 +1103,11 @@ describe('ferry app API', () => {
         }],
         ['load test save', async () => {
           const { id, loadTest } = (await client.call('GET', `/api/loadtest?id=${soak}`)).body as { id: string; loadTest: Record<string, unknown> };
-          return { answer: (await client.call('PUT', '/api/loadtest', { id, base: loadTest, loadTest: { ...loadTest, name: 'Soak two' } })) as Answer, file: `loadtests/${id}.yaml` };
+          // Renamed: its file too (2.1.4), read once for both paths.
+          const answer = (await client.call('PUT', '/api/loadtest', { id, base: loadTest, loadTest: { ...loadTest, name: 'Soak two' } })) as Answer;
+          soak = (answer.body as { id: string }).id;
+          expect(soak).toBe('Soak two');
+          return { answer, file: `loadtests/${soak}.yaml` };
         }],
         ['load test delete', async () => ({ answer: (await client.call('POST', '/api/loadtest/delete', { id: soak })) as Answer, file: `loadtests/${soak}.yaml` })],
       ];
@@ -1113,7 +1117,7 @@ describe('ferry app API', () => {
       expect(app.state.workspace.loadtests).toEqual(whole.loadtests);
       // A server saved, then edited by hand at once: the watcher's report is read.
       const view = (await client.call('GET', '/api/server?id=mock')).body as { server: Record<string, unknown> };
-      expect((await client.call('PUT', '/api/server', { id: 'mock', base: view.server, server: { ...view.server, name: 'From the app' } })).status).toBe(200);
+      expect((await client.call('PUT', '/api/server', { id: 'mock', base: view.server, server: { ...view.server, port: 4998 } })).status).toBe(200);
       writeFileSync(path.join(ws.root, 'servers/mock.yaml'), 'name: By hand\nhttp:\n  routes: []\n');
       await until('the hand edit of the server', async () => {
         await app.state.fresh();

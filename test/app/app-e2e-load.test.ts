@@ -352,4 +352,22 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await page.waitForLoadState('load');
     expect(askedAgain).toBe(false);
   });
+
+  it('a new name renames the file, so the id (2.1.4): the panel follows it, its past runs with it, and the next save goes to the new file', async () => {
+    if ((await panel().count()) === 0) await page.getByRole('button', { name: 'Load tests', exact: true }).click();
+    await panel().getByRole('list', { name: 'Load test list' }).getByRole('listitem').filter({ hasText: 'Smoke' }).click();
+    await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Smoke');
+    const runs = panel().getByRole('table', { name: 'Load test runs' });
+    await expect.poll(() => runs.locator('tbody tr').count()).toBe(2);
+    await panel().getByLabel('Load test name').fill('Smoke renamed');
+    await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    const smokeFiles = async () => (await fs.readdir(path.join(ws.root, 'loadtests'))).filter((n) => /^smoke/i.test(n));
+    await expect.poll(smokeFiles).toEqual(['Smoke renamed.yaml']);
+    await expect.poll(() => panel().textContent()).not.toContain('unsaved changes');
+    await expect.poll(() => runs.locator('tbody tr').count()).toBe(2);
+    await panel().getByLabel('Target 1 weight').fill('8');
+    await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => fs.readFile(file('loadtests/Smoke renamed.yaml'), 'utf8')).toContain('weight: 8 #');
+    expect(await smokeFiles()).toEqual(['Smoke renamed.yaml']);
+  });
 });

@@ -151,14 +151,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => editor.getByTestId('server-edit-error').textContent()).toBe('servers/chat.yaml changed on disk since the app read it; nothing was saved.');
     expect(await fs.readFile(file, 'utf8')).toBe(outside);
     await editor.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
-    await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/chat.yaml.');
-    const text = await fs.readFile(file, 'utf8');
+    // Its new name renamed its file, so its id (2.1.4): the editor follows it.
+    await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/Chat room.yaml.');
+    expect(await editor.getByRole('heading').first().textContent()).toContain('servers/Chat room.yaml');
+    await expect(fs.stat(file)).rejects.toThrow(/ENOENT/);
+    const text = await fs.readFile(path.join(ws.root, 'servers/Chat room.yaml'), 'utf8');
     expect(text).toBe('# a chat for the test\nname: Chat room\nkind: websocket\nwebsocket:\n  mode: rules\n  rules:\n    - match: exact\n      pattern: ping\n      reply: pong {{who}}\n');
     // Saved, nothing left to lose: Esc closes it at once.
     await page.keyboard.press('Escape');
     await expect.poll(() => editor.count()).toBe(0);
-    // The running server took the rule.
-    const url = (await page.getByTestId('server-url-chat').textContent())!;
+    // The running server started again under its new id, with the rule.
+    const url = (await page.getByTestId('server-url-Chat room').textContent())!;
     const client = new WebSocket(url.replace(/^http/, 'ws'));
     const reply = new Promise<string>((resolve) => client.once('message', (d) => resolve(String(d))));
     await new Promise<void>((resolve) => client.once('open', () => resolve()));
@@ -185,14 +188,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
 
   it("a file changed on disk: taken at once without edits, the bar at once with them; its two choices; Keep mine holds even when the save that keeps it is refused first for a slip in the YAML", async () => {
     const panel = page.getByLabel('Servers', { exact: true });
-    const file = path.join(ws.root, 'servers/chat.yaml');
+    const file = path.join(ws.root, 'servers/Chat room.yaml');
     const saved = await fs.readFile(file, 'utf8');
     await panel.getByRole('button', { name: 'Edit Chat room' }).click();
     const editor = page.getByRole('dialog', { name: 'Server editor' });
     const yaml = editor.getByLabel('websocket section (YAML)');
     await expect.poll(() => yaml.textContent()).toContain('pong {{who}}');
     const error = editor.getByTestId('server-edit-error');
-    const refused = 'servers/chat.yaml changed on disk since the app read it; nothing was saved.';
+    const refused = 'servers/Chat room.yaml changed on disk since the app read it; nothing was saved.';
 
     // Changed on disk while the editor holds no edit: it shows the file's version at once.
     await fs.writeFile(file, `${saved}  greeting: seen at once\n`);
@@ -205,7 +208,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await editor.getByLabel('Server name').fill('Chat mine');
     const outside = `${saved}  greeting: hello from outside\n`;
     await fs.writeFile(file, outside);
-    await expect.poll(() => editor.getByRole('group', { name: 'Changed on disk' }).textContent(), { timeout: 5_000 }).toContain('servers/chat.yaml changed on disk while you were editing it.');
+    await expect.poll(() => editor.getByRole('group', { name: 'Changed on disk' }).textContent(), { timeout: 5_000 }).toContain('servers/Chat room.yaml changed on disk while you were editing it.');
     expect(await error.count()).toBe(0);
     await editor.getByRole('button', { name: "Take the file's version" }).click();
     expect(await editor.getByLabel('Server name').inputValue()).toBe('Chat room');
@@ -238,7 +241,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.insertText('mode: rules\nrules:\n  - match: exact\n    pattern: ping\n    reply: pong {{who}}\n');
     await editor.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/chat.yaml.');
+    await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/Chat room.yaml.');
     expect(await fs.readFile(file, 'utf8')).toBe(saved);
     await page.keyboard.press('Escape');
     await expect.poll(() => editor.count()).toBe(0);
@@ -281,14 +284,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     const traffic = panel.getByRole('table', { name: 'Traffic' });
     await expect.poll(() => traffic.getByRole('row').count(), { timeout: 5_000 }).toBe(501); // the head and 500 rows
 
-    const url = (await page.getByTestId('server-url-chat').textContent())!;
+    const url = (await page.getByTestId('server-url-Chat room').textContent())!;
     const client = new WebSocket(url.replace(/^http/, 'ws'));
     await new Promise<void>((resolve, reject) => {
       client.once('open', () => resolve());
       client.once('error', reject);
     });
     const peer = `127.0.0.1:${(client as unknown as { _socket: { localPort: number } })._socket.localPort}`;
-    await expect.poll(() => page.getByTestId('server-connections-chat').textContent(), { timeout: 5_000 }).toBe('1 open');
+    await expect.poll(() => page.getByTestId('server-connections-Chat room').textContent(), { timeout: 5_000 }).toBe('1 open');
     await expect.poll(() => panel.getByRole('group', { name: 'Send to clients' }).getByLabel('Send to').textContent(), { timeout: 5_000 }).toContain(peer);
     client.close();
   });

@@ -314,6 +314,31 @@ describe('ferry app API: load tests', () => {
       expect(history[0]).toMatchObject({ interrupted: true, passed: false });
       live.close();
     }, 30_000);
+
+    it('renaming a load test renames its file, so its id (2.1.4): its past runs follow; not while it runs', async () => {
+      const { loadTest } = (await client.call('GET', '/api/loadtest?id=long')).body as { loadTest: LoadTestFile };
+      const runs = ((await client.call('GET', '/api/load/history?id=long')).body as LoadHistoryEntry[]).length;
+      expect(runs).toBeGreaterThan(0);
+      const live = await client.live();
+      const run = (await client.call('POST', '/api/load/run', { id: 'long', workers: 1 })).body as LoadRunView;
+      const refused = await client.call('PUT', '/api/loadtest', { id: 'long', loadTest: { ...loadTest, name: 'Long haul' } });
+      expect(refused.status).toBe(409);
+      expect((refused.body as { error: string }).error).toBe('The load test "long" is running: stop it or wait for its end, then rename it (its name names its file and its runs).');
+      // Saved while it runs without a new name: taken, as before.
+      expect((await client.call('PUT', '/api/loadtest', { id: 'long', loadTest })).status).toBe(200);
+      await client.call('POST', '/api/load/stop', { runId: run.runId });
+      await until('the end', () => loadEvents(live.events, run.runId).find((e) => e.type === 'end'), 10_000);
+      live.close();
+
+      const renamed = await client.call('PUT', '/api/loadtest', { id: 'long', loadTest: { ...loadTest, name: 'Long haul' } });
+      expect(renamed.status, renamed.text).toBe(200);
+      expect(renamed.body).toMatchObject({ id: 'Long haul', loadTest: { name: 'Long haul' } });
+      expect((await fs.readdir(file('loadtests'))).filter((n) => n.startsWith('long') || n.startsWith('Long'))).toEqual(['Long haul.yaml']);
+      expect(((await client.call('GET', '/api/load/history?id=Long%20haul')).body as LoadHistoryEntry[]).length).toBe(runs + 1);
+      expect((await client.call('GET', '/api/load/history?id=long')).body).toEqual([]);
+      expect((await client.call('GET', '/api/loadtests')).body as LoadTestList).toMatchObject({ loadTests: expect.arrayContaining([expect.objectContaining({ id: 'Long haul', name: 'Long haul' })]) });
+      expect((await client.call('GET', '/api/loadtest?id=long')).status).toBe(404);
+    }, 30_000);
   });
 
   describe('Start reads the files as they are', () => {
@@ -332,9 +357,10 @@ describe('ferry app API: load tests', () => {
       const { loadTest } = (await client.call('GET', '/api/loadtest?id=quick')).body as { loadTest: LoadTestFile };
       const reads = app.state.reads;
       const from = live.events.length;
-      expect((await client.call('PUT', '/api/loadtest', { id: 'quick', base: loadTest, loadTest: { ...loadTest, name: 'Quick saved', stages: [{ durationSecs: 0.4, target: 1 }] } })).status).toBe(200);
+      const put = await client.call('PUT', '/api/loadtest', { id: 'quick', base: loadTest, loadTest: { ...loadTest, stages: [{ durationSecs: 0.4, target: 1 }] } });
+      expect(put.status).toBe(200);
       const saved = (await client.call('POST', '/api/load/run', { id: 'quick', workers: 1 })).body as LoadRunView;
-      expect(saved).toMatchObject({ name: 'Quick saved', plannedSeconds: 0.4 });
+      expect(saved).toMatchObject({ name: 'Quick', plannedSeconds: 0.4 });
       await ended(saved.runId);
       await until('the watcher to report the save', () => live.events.slice(from).some((e) => e.type === 'changed' && e.paths.includes('loadtests/quick.yaml')));
       await new Promise((resolve) => setTimeout(resolve, 300));

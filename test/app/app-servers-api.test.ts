@@ -290,12 +290,12 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       expect(view.sections).toMatchObject({ tcp: 'socket', udp: 'socket', tcpProxy: 'proxy', dns: 'dns' });
       const chat = await started(client, 'chat');
       const sectionYaml = 'mode: rules\nrules:\n  - match: exact\n    pattern: ping\n    reply: pong {{who}} {{message}}\n';
-      const saved = await client.call('PUT', '/api/server', { id: 'chat', server: { ...view.server, name: 'Chat room' }, sectionYaml });
+      const saved = await client.call('PUT', '/api/server', { id: 'chat', server: { ...view.server, autoStart: true }, sectionYaml });
       expect(saved.status, saved.text).toBe(200);
       expect((saved.body as ServerEditorView & { warning?: string }).warning).toBeUndefined();
       const text = await fs.readFile(chatFile(), 'utf8');
       // Written through the workspace writer: the comment on the first line stays, the new fields are there.
-      expect(text).toBe('# the chat test server\nname: Chat room\nkind: websocket\nwebsocket:\n  mode: rules\n  rules:\n    - match: exact\n      pattern: ping\n      reply: pong {{who}} {{message}}\n');
+      expect(text).toBe('# the chat test server\nname: Chat\nkind: websocket\nautoStart: true\nwebsocket:\n  mode: rules\n  rules:\n    - match: exact\n      pattern: ping\n      reply: pong {{who}} {{message}}\n');
       expect((await openWorkspace(ws.root)).servers.find((s) => s.id === 'chat')!.value.websocket).toMatchObject({ mode: 'rules', rules: [{ match: 'exact', pattern: 'ping', reply: 'pong {{who}} {{message}}' }] });
       // The running server took the new rules without a restart.
       const peer = await wsClient(chat.url!.replace(/^http/, 'ws'));
@@ -320,7 +320,41 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       // Saved over the version the refusal gave: written, with the other editor's section kept.
       const saved = await client.call('PUT', '/api/server', { ...mine, sectionYaml: current.sectionYaml, base: current.server });
       expect(saved.status, saved.text).toBe(200);
-      expect(await fs.readFile(chatFile(), 'utf8')).toBe(outside.replace('name: Chat\n', 'name: Chat room\n'));
+      // Its new name renamed its file (2.1.4).
+      expect(saved.body).toMatchObject({ id: 'Chat room', file: 'servers/Chat room.yaml' });
+      expect(await fs.readFile(path.join(ws.root, 'servers/Chat room.yaml'), 'utf8')).toBe(outside.replace('name: Chat\n', 'name: Chat room\n'));
+      await expect(fs.stat(chatFile())).rejects.toThrow(/ENOENT/);
+    });
+
+    it('a new name renames the file, so the id (2.1.4): a running server starts again under it, and this computer knows it by it', async () => {
+      const view = (await client.call('GET', '/api/server?id=raw')).body as ServerEditorView;
+      const raw = await started(client, 'raw');
+      const saved = await client.call('PUT', '/api/server', { id: 'raw', server: { ...view.server, name: 'Raw lines' }, sectionYaml: view.sectionYaml });
+      expect(saved.status, saved.text).toBe(200);
+      expect(saved.body).toMatchObject({ id: 'Raw lines', file: 'servers/Raw lines.yaml', server: { name: 'Raw lines' } });
+      expect((saved.body as { warning?: string }).warning).toBeUndefined();
+      const names = await fs.readdir(path.join(ws.root, 'servers'));
+      expect(names).toContain('Raw lines.yaml');
+      expect(names).not.toContain('raw.yaml');
+      const list = (await client.call('GET', '/api/servers')).body as ServerView[];
+      expect(list.some((s) => s.id === 'raw')).toBe(false);
+      const renamed = list.find((s) => s.id === 'Raw lines')!;
+      expect(renamed).toMatchObject({ name: 'Raw lines', running: true });
+      // The old one stopped (its port free or reused), the new one answers on its own.
+      const socket = net.connect(portOf(renamed.url!), '127.0.0.1');
+      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      await until('the client in the panel', async () => ((await client.call('GET', '/api/servers/clients?id=Raw%20lines')).body as unknown[]).length === 1);
+      socket.destroy();
+      expect((await client.call('GET', '/api/servers/clients?id=raw')).status).toBe(404);
+      if (portOf(raw.url!) !== portOf(renamed.url!)) {
+        const old = net.connect(portOf(raw.url!), '127.0.0.1');
+        await expect(new Promise((resolve, reject) => old.once('connect', resolve).once('error', reject))).rejects.toThrow(/ECONNREFUSED/);
+      }
+      // autoStart's record (2.11) moved to the new id.
+      const known = new KnownServers(app.state.workspace.id, ws.root);
+      const config = (await openWorkspace(ws.root)).servers.find((s) => s.id === 'Raw lines')!.value;
+      expect(await known.isKnown('Raw lines', config)).toBe(true);
+      expect(await known.isKnown('raw', view.server)).toBe(false);
     });
 
     it('refuses YAML that does not parse and fields the schema refuses, at their place; nothing is written', async () => {

@@ -221,12 +221,17 @@ describe('ferry serve', () => {
       await fs.rename(path.join(root, 'servers', 'added.yaml'), path.join(root, 'servers', 'moved.yaml'));
       await eventually(async () => io.err.some((l) => l.startsWith('ferry: server moved started:')));
       expect(io.out.join('\n')).toContain('servers/added.yaml is gone; server added stopped and gave way to servers/moved.yaml.');
+      // Its name changed and its file with it, as the app renames a server (2.1.4), on any free port: it gives way too.
+      await writeServer(root, 'moved', { ...api, name: 'Shifted' });
+      await fs.rename(path.join(root, 'servers', 'moved.yaml'), path.join(root, 'servers', 'Shifted.yaml'));
+      await eventually(async () => io.err.some((l) => l.startsWith('ferry: server Shifted started: Shifted')));
+      expect(io.out.join('\n')).toContain('servers/moved.yaml is gone; server moved stopped and gave way to servers/Shifted.yaml.');
     } finally {
       holder.close();
       stop();
     }
     expect(await done).toBe(0);
-    expect(io.out.at(-1)).toBe('Stopped 3 servers.'); // api, again, moved
+    expect(io.out.at(-1)).toBe('Stopped 3 servers.'); // api, again, Shifted
     expect(io.err.join('\n')).not.toMatch(/hidden|notes/i);
   });
 

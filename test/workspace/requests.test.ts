@@ -229,13 +229,18 @@ describe('environments, servers and load tests', () => {
     await fs.writeFile(path.join(root, 'environments', 'local.yaml'), 'name: Local\nvariables: []\n');
     expect(await saveEntry(root, 'environment', 'local', { name: 'Local', variables: [{ key: 'b', value: '2', enabled: true, secret: false }] })).toBe('local');
     await deleteEntry(root, 'environment', 'local');
-    // A server and a load test keep their ids when renamed (docs/servers.md, docs/load.md).
-    expect(await saveEntry(root, 'server', 'Mock', { ...server.value, name: 'Other' })).toBe('Mock');
-    expect(await saveEntry(root, 'loadtest', 'Smoke', { ...load.value, name: 'Soak' })).toBe('Smoke');
-    await deleteEntry(root, 'loadtest', 'Smoke');
+    // A server and a load test are renamed with their files too (2.1.4); a taken name gets a number.
+    expect(await saveEntry(root, 'server', 'Mock', { ...server.value, name: 'Other' })).toBe('Other');
+    await fs.writeFile(path.join(root, 'loadtests', 'Soak.yaml'), 'name: Soak (by hand)\ntargets: []\n');
+    expect(await saveEntry(root, 'loadtest', 'Smoke', { ...load.value, name: 'Soak' })).toBe('Soak 2');
+    expect((await fs.readdir(path.join(root, 'loadtests'))).sort()).toEqual(['Soak 2.yaml', 'Soak.yaml']);
+    // Saved again under the same name: the file stays.
+    expect(await saveEntry(root, 'loadtest', 'Soak 2', { ...load.value, name: 'Soak' })).toBe('Soak 2');
+    await deleteEntry(root, 'loadtest', 'Soak 2');
+    await deleteEntry(root, 'loadtest', 'Soak');
     const ws = await openWorkspace(root);
     expect(ws.environments.map((e) => e.id).sort()).toEqual(['Production', 'Staging- EU 2']);
-    expect(ws.servers.map((s) => [s.id, s.value.name])).toEqual([['Mock', 'Other']]);
+    expect(ws.servers.map((s) => [s.id, s.value.name])).toEqual([['Other', 'Other']]);
     expect(ws.loadtests).toEqual([]);
     await expect(createEntry(root, 'environment', { ...env.value, name: '' })).rejects.toThrow('A name cannot be empty; give a name of 1 to 200 characters.');
   });

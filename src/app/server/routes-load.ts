@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { readSettings } from '../../appdata/index.js';
 import {
-  keptResultFile, LoadInputError, loadTestNotices, mergeResults, MergeError, parseResult, parseStages, planNotices, readLoadHistory, runLoadTest, StageError,
+  keptResultFile, LoadInputError, loadTestNotices, mergeResults, MergeError, parseResult, parseStages, planNotices, readLoadHistory, renameLoadHistory, runLoadTest, StageError,
   type LivePoint, type LoadResult,
 } from '../../load/index.js';
 import { formatFieldPath, parseResource, type LoadTestFile } from '../../model/index.js';
@@ -183,22 +183,29 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       return { id: entry.id, loadTest: entry.value };
     },
 
-    /** Saves an edited load test in place (comments and unknown fields kept); its id stays (2.12). */
+    /**
+     * Saves an edited load test in place (comments and unknown fields kept). A new name renames its
+     * file, so its id (2.1.4): its past runs follow; not while it runs (the run is kept under the id it started with).
+     */
     'PUT /api/loadtest': async ({ body, page }) => {
       const id = idOf(field(body, 'id'));
       const loadTest = loadTestFrom(body);
-      find(id);
+      const entry = find(id);
+      if (entry.value.name !== loadTest.name && runs.current()?.id === id) {
+        throw new ApiError(409, `The load test "${id}" is running: stop it or wait for its end, then rename it (its name names its file and its runs).`);
+      }
       // `base`: the load test as the page last read it. When the file no longer holds it (an
       // editor or git changed it before the watcher's reload), nothing is written: 409 with the
       // file's version, as a request save does.
       const base = (body as { base?: unknown }).base;
-      await writing(state, async () => {
+      const savedId = await writing(state, async () => {
         if (base !== undefined) await checkFileHolds('loadtest', root(), `${LOADTESTS_DIR}/${id}.yaml`, loadTestFrom({ loadTest: base }), (current) => ({ loadTest: current }));
         return saveEntry(root(), 'loadtest', id, loadTest);
       }, page);
+      if (savedId !== id) await renameLoadHistory(state.data, id, savedId);
       // Unchanged since, the watcher's report of this write reads nothing again.
-      await state.reloadAfterOwnWrites([`${LOADTESTS_DIR}/${id}.yaml`]);
-      return { id, loadTest };
+      await state.reloadAfterOwnWrites(savedId === id ? [`${LOADTESTS_DIR}/${id}.yaml`] : [`${LOADTESTS_DIR}/${id}.yaml`, `${LOADTESTS_DIR}/${savedId}.yaml`]);
+      return { id: savedId, loadTest };
     },
 
     /**

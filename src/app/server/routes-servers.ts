@@ -289,7 +289,7 @@ export class AppServers {
     // or git changed it before the watcher's reload), nothing is written: 409 with the file's
     // version (`current`), as a request save does.
     const base = (body as { base?: unknown } | null)?.base;
-    await writing(this.state, async () => {
+    const savedId = await writing(this.state, async () => {
       if (base !== undefined) {
         const file = entry!.file;
         const read = parseResource('server', base);
@@ -297,13 +297,40 @@ export class AppServers {
       }
       return saveEntry(root, 'server', id, server, { retouch: typedSection(body, server) });
     }, page);
-    await this.known.remember(id, server).catch(() => undefined);
+    const file = `${SERVERS_DIR}/${savedId}.yaml`;
     // Unchanged since, the watcher's report of this write reads nothing again.
-    await this.state.reloadAfterOwnWrites([`${SERVERS_DIR}/${id}.yaml`]);
-    this.waiting.delete(id);
-    await this.running.get(id)?.reload();
-    const warning = await checkServerSettings({ id, file: `${SERVERS_DIR}/${id}.yaml`, value: server }, root);
-    return { ...serverEditorView(id, server, await this.fileText(`${SERVERS_DIR}/${id}.yaml`)), ...(warning ? { warning } : {}) };
+    await this.state.reloadAfterOwnWrites(savedId === id ? [file] : [`${SERVERS_DIR}/${id}.yaml`, file]);
+    const restartError = savedId === id ? undefined : await this.renamed(id, savedId);
+    await this.known.remember(savedId, server).catch(() => undefined);
+    this.waiting.delete(savedId);
+    await this.running.get(savedId)?.reload();
+    const warning = restartError ?? await checkServerSettings({ id: savedId, file, value: server }, root);
+    return { ...serverEditorView(savedId, server, await this.fileText(file)), ...(warning ? { warning } : {}) };
+  }
+
+  /**
+   * Server `from` was renamed to `to` with its file (2.1.4): what the app keeps under the id
+   * follows. A running one is stopped and started again under the new id (its clients reconnect:
+   * a server's id is in its traffic and its URL's owner, and a stop frees the port for the start);
+   * returns why it did not start again, if it did not (the editor says it will not start like this).
+   */
+  private async renamed(from: string, to: string): Promise<string | undefined> {
+    const server = this.running.get(from);
+    this.running.delete(from);
+    this.waiting.delete(from);
+    this.failed.delete(from);
+    this.byHand.delete(from);
+    await this.retries.get(from)?.stop();
+    this.retries.delete(from);
+    await this.known.forget(from).catch(() => undefined);
+    if (!server) return undefined;
+    await server.stop();
+    try {
+      await this.start(to);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
 
   /** A server file's text as it stands (undefined when it cannot be read: the view falls back to the format's rendering). */

@@ -151,9 +151,14 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     setChangedOnDisk(false);
     saving.current = true;
     try {
-      const answer = await api.put<{ loadTest: LoadTestFile }>('/api/loadtest', { id: selected, ...(base ? { base } : {}), loadTest: draft });
+      const answer = await api.put<{ id: string; loadTest: LoadTestFile }>('/api/loadtest', { id: selected, ...(base ? { base } : {}), loadTest: draft });
       setSaved(answer.loadTest);
       setDraft(answer.loadTest);
+      // Renamed: its file, so its id, follows the name (2.1.4), and its past runs with it.
+      if (answer.id !== selected) {
+        setSelected(answer.id);
+        void loadHistory(answer.id);
+      }
       void loadList();
       return true;
     } catch (e) {

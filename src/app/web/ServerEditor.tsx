@@ -27,7 +27,7 @@ type Common = Pick<ServerFile, 'name' | 'kind' | 'host' | 'port' | 'autoStart'> 
 
 const commonOf = (v: ServerEditorView): Common => ({ name: v.server.name, kind: v.server.kind, host: v.server.host, port: v.server.port, autoStart: v.server.autoStart, tls: v.server.tls?.enabled === true });
 
-export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id: string; kinds: ServerKinds; diskChanges: number; onClose: () => void; onSaved: () => void }) {
+export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id: string; kinds: ServerKinds; diskChanges: number; onClose: () => void; onSaved: (id: string) => void }) {
   const [view, setView] = useState<ServerEditorView | null>(null);
   const [common, setCommon] = useState<Common | null>(null);
   const [yamlText, setYamlText] = useState('');
@@ -71,7 +71,8 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
       show(done);
       setSaved(`Saved ${done.file}.`);
       if (done.warning) setWarning(`Saved, but it will not start like this: ${done.warning}`);
-      onSaved();
+      // Renamed: the file, so the id, follows the name (2.1.4); the panel opens it under its new id.
+      onSaved(done.id);
     } catch (e) {
       const body = e instanceof ApiFailure ? (e.body as (ServerEditProblem & { current?: ServerEditorView }) | undefined) : undefined;
       setProblem(body && typeof body.error === 'string' ? body : { error: (e as Error).message });

@@ -167,7 +167,7 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
           {shown.length === 0 && <tr><td colSpan={6} className="muted">No traffic yet: start a server and send it a request.</td></tr>}
         </tbody>
       </table>
-      {editing && <ServerEditor id={editing} kinds={kinds} diskChanges={diskChanges} onClose={() => setEditing(null)} onSaved={() => void refresh()} />}
+      {editing && <ServerEditor id={editing} kinds={kinds} diskChanges={diskChanges} onClose={() => setEditing(null)} onSaved={(saved) => { setEditing(saved); void refresh(); }} />}
     </section>
   );
 }
