@@ -87,6 +87,26 @@ describe('headers', () => {
     ]);
   });
 
+  it('a row of spec 2.4 that is disabled or has no key is not sent and replaces nothing; descriptions are never sent', async () => {
+    const ws = workspace({ headers: [{ key: 'X-Level', value: 'ws' }] });
+    const folders = [folder(''), folder('F', { headers: [{ key: 'X-Level', value: 'folder' }, { key: 'X-Kept', value: 'folder', description: 'notes' }] })];
+    const req = request({
+      url: `${peer.url}/rows/:id/:off?q=1`,
+      pathParams: [{ key: 'id', value: '{{id}}', description: 'the id' }, { key: 'off', value: 'x', enabled: false }],
+      disabledParams: [{ key: 'gone', value: '1' }],
+      headers: [{ key: 'X-Level', value: 'request', enabled: false }, { key: '', value: 'no key' }, { key: 'X-Empty' }],
+    });
+    const prepared = await prepare(req, folders, ws);
+    const before = peer.seen.length;
+    await sendHttp(prepared, { agents });
+    const seen = peer.seen[before]!;
+    expect(seen.url).toBe('/rows/42/:off?q=1');
+    const sent = seen.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase());
+    expect(sent.filter((name) => name.startsWith('x-'))).toEqual(['x-level', 'x-kept', 'x-empty']);
+    expect(seen.headers).toMatchObject({ 'x-level': 'folder', 'x-kept': 'folder', 'x-empty': '' });
+    expect(seen.rawHeaders.join('\n')).not.toMatch(/no key|notes|the id/);
+  });
+
   it('refuses header values with line breaks', async () => {
     await expect(prepare(request({ url: 'http://h/', headers: [{ key: 'X', value: 'a\r\nInjected: 1' }] }))).rejects.toThrow(/line break/);
   });
