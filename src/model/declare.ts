@@ -278,9 +278,12 @@ const DROPPED = Symbol('dropped');
 
 function copyWithoutNulls(shape: Record<string, AnySchema>, value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  // Defined, not assigned: `out.__proto__ = field` would make a file's `__proto__:` mapping the
+  // copy's prototype, and its keys (url, method…) would read as the file's own fields.
+  const put = (key: string, field: unknown) => Object.defineProperty(out, key, { value: field, enumerable: true, writable: true, configurable: true });
   for (const [key, field] of Object.entries(value)) {
-    if (!(key in shape)) out[key] = field;
-    else if (field !== null) out[key] = dropNullFields(shape[key]!, field);
+    if (!(key in shape)) put(key, field);
+    else if (field !== null) put(key, dropNullFields(shape[key]!, field));
   }
   return out;
 }

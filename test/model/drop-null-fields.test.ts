@@ -7,16 +7,19 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { dropNullFields, isPlainObject, unwrap } from '../../src/model/declare.js';
-import { RESOURCE_SCHEMAS } from '../../src/model/index.js';
+import { parseResource, RESOURCE_SCHEMAS } from '../../src/model/index.js';
+import { parseYamlData } from '../../src/workspace/index.js';
 
 function reference(schema: z.ZodType, value: unknown): unknown {
   const inner = unwrap(schema);
   if (inner instanceof z.ZodObject && isPlainObject(value)) {
     const shape = inner.shape as Record<string, z.ZodType>;
     const out: Record<string, unknown> = {};
+    // Defined: an assigned `__proto__` would set the prototype instead of a field.
+    const put = (key: string, field: unknown) => Object.defineProperty(out, key, { value: field, enumerable: true, writable: true, configurable: true });
     for (const [key, field] of Object.entries(value)) {
-      if (!(key in shape)) out[key] = field;
-      else if (field !== null) out[key] = reference(shape[key]!, field);
+      if (!(key in shape)) put(key, field);
+      else if (field !== null) put(key, reference(shape[key]!, field));
     }
     return out;
   }
@@ -54,5 +57,13 @@ describe('dropNullFields', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('a file\'s `__proto__:` mapping stays an unknown field: its keys never read as the file\'s own (url, method)', () => {
+    const parsed = parseYamlData('name: P\nseq: null\n__proto__:\n  url: http://127.0.0.1:9/from-proto\n  method: DELETE\n');
+    if (!parsed.ok) throw new Error('fixture');
+    const read = parseResource('request', parsed.data);
+    expect(read.ok && read.value).toMatchObject({ name: 'P', url: '', method: 'GET', seq: 0 });
+    expect(read.ok && Object.getPrototypeOf(read.value)).toBe(Object.prototype);
   });
 });
