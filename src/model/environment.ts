@@ -4,7 +4,7 @@ import { list, section, text } from './declare.js';
 import { variableSchema } from './common.js';
 
 export const environmentSchema = section({
-  name: text(),
+  name: text().default(''),
   variables: list(variableSchema).default([]),
 });
 export type EnvironmentFile = z.output<typeof environmentSchema>;

@@ -46,7 +46,7 @@ function unitless(input: unknown): string {
 }
 
 export const loadTestSchema = section({
-  name: text(),
+  name: text().default(''),
   seq: number().default(0),
   targets: list(loadTargetSchema).default([]),
   model: oneOf(['virtualUsers', 'arrivalRate']).default('virtualUsers'),

@@ -70,7 +70,7 @@ export const exampleSchema = section({
 });
 
 export const requestSchema = section({
-  name: text(),
+  name: text().default(''),
   kind: oneOf(REQUEST_KINDS).default(DEFAULT_REQUEST_KIND),
   seq: number().default(DEFAULT_SEQ),
   method: text().default('GET'),

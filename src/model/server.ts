@@ -156,7 +156,7 @@ function declareServerSchemas() {
   });
 
   const serverSchema = section({
-    name: text(),
+    name: text().default(''),
     kind: oneOf(SERVER_KINDS).default('http'),
     seq: number().default(0),
     host: oneOf(['127.0.0.1', '0.0.0.0']).default('127.0.0.1'),

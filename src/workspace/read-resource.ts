@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { formatFieldPath, parseFolderSummary, parseRequestSummary, parseResource, type FieldProblem, type FolderSummary, type RequestSummary, type ResourceKind, type ResourceValue } from '../model/index.js';
 import { MAX_YAML_BYTES } from './files.js';
 import { MAX_ALIAS_COUNT, parseYaml, positionOf, type YamlSyntaxError } from './yaml-file.js';
-import { checkDisplayName } from './names.js';
+import { checkDisplayName, MAX_NAME_LENGTH } from './names.js';
 import { notUtf8Name } from '../support/system-error.js';
 import type { Warning } from './types.js';
 import { yamlLibrary as yaml } from '../support/yaml-library.js';
@@ -63,7 +63,7 @@ export function outcomeOfText<T>(kind: ResourceKind, text: string, relative: str
   const result = parse(data);
   if (result.ok) {
     // The keys from the data, not the value: a listing's value is a summary without the variables.
-    const warning = nameWarning(kind, result.value, text, relative) ?? variableKeyWarning(data, text, relative);
+    const warning = nameWarning(kind, data as object, result.value, text, relative) ?? variableKeyWarning(data, text, relative);
     return warning ? { ...result, warning } : result;
   }
   const first = result.problems[0]!;
@@ -81,11 +81,13 @@ export function outcomeOfText<T>(kind: ResourceKind, text: string, relative: str
 /**
  * A hand-edited name that is empty or over 200 characters (spec 2.1.5) is read as written, with a
  * warning like any other file problem: refusing the file would hide the request (or environment,
- * server…), and the app and `ferry mv` refuse such names when they write.
+ * server…), and the app and `ferry mv` refuse such names when they write. A missing one is read as
+ * empty (2.1.1: missing fields take their defaults), and the warning says it is missing.
  */
-function nameWarning(kind: ResourceKind, value: unknown, text: string, relative: string): Warning | undefined {
+function nameWarning(kind: ResourceKind, data: object, value: unknown, text: string, relative: string): Warning | undefined {
   const name = (value as { name?: unknown }).name;
   if (kind === 'folder' && name === undefined) return undefined; // the folder's own file name is its name
+  if (!('name' in data)) return { file: relative, line: 1, column: 1, message: `name: the field is missing; give a name of 1 to ${MAX_NAME_LENGTH} characters (name: …). The file is read as it is.` };
   const problem = checkDisplayName(name);
   if (!problem) return undefined;
   const parsed = parseYaml(text);

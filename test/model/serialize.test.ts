@@ -72,10 +72,15 @@ describe('writing a fresh file from the model', () => {
   });
 
   it('a missing field says so', () => {
-    const missing = parseResource('request', { url: 'http://127.0.0.1/' });
+    const missing = parseResource('loadtest', { name: 'L', targets: [{ weight: 2 }] });
     expect(missing.ok).toBe(false);
     if (missing.ok) return;
-    expect(missing.problems).toEqual([{ path: ['name'], message: 'expected text, got nothing (the field is missing: add it)' }]);
+    expect(missing.problems).toEqual([{ path: ['targets', 0, 'request'], message: 'expected text, got nothing (the field is missing: add it)' }]);
+  });
+
+  it('a missing name is an empty one (spec 2.1.1; reading warns, read-resource.ts)', () => {
+    const unnamed = parseResource('request', { url: 'http://127.0.0.1/' });
+    expect(unnamed.ok && unnamed.value.name).toBe('');
   });
 
   it('the workspace file: auth defaults to none there, so none is omitted and inherit is written', () => {

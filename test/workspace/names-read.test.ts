@@ -81,6 +81,27 @@ describe('names in hand-edited files', () => {
     expect([...names.values()]).not.toContain('broken');
   });
 
+  it('a missing name is read as an empty one (spec 2.1.1: missing fields take their defaults): the file is usable, with a warning', async () => {
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: names-read-3\n');
+    for (const dir of ['requests', 'environments', 'servers', 'loadtests']) await fs.mkdir(path.join(root, dir));
+    await fs.writeFile(path.join(root, 'requests', 'Health.yaml'), 'url: http://127.0.0.1:9/health\n');
+    await fs.writeFile(path.join(root, 'environments', 'dev.yaml'), 'variables:\n  - key: base\n    value: b\n');
+    await fs.writeFile(path.join(root, 'servers', 'mock.yaml'), 'kind: http\nport: 0\n');
+    await fs.writeFile(path.join(root, 'loadtests', 'smoke.yaml'), 'targets:\n  - request: Health.yaml\n');
+    const ws = await openWorkspace(root);
+    const missing = 'name: the field is missing; give a name of 1 to 200 characters (name: …). The file is read as it is.';
+    for (const file of ['ferry.yaml', 'requests/Health.yaml', 'environments/dev.yaml', 'servers/mock.yaml', 'loadtests/smoke.yaml']) {
+      expect(byFile(ws.warnings).get(file), file).toEqual({ file, line: 1, column: 1, message: missing });
+    }
+    expect(ws.warnings).toHaveLength(5);
+    const health = ws.tree.children[0]!;
+    expect(health.type === 'request' && health.request).toMatchObject({ name: '', url: 'http://127.0.0.1:9/health' });
+    expect(ws.environments[0]?.value).toMatchObject({ name: '', variables: [{ key: 'base', value: 'b' }] });
+    expect(ws.servers.map((s) => s.id)).toEqual(['mock']);
+    expect(ws.loadtests.map((l) => l.id)).toEqual(['smoke']);
+  });
+
   it('reading part of the tree warns for what it reads, once', async () => {
     const ws = await openWorkspace(await workspace(), { requests: ['Long.yaml'] });
     expect(ws.warnings.filter((w) => w.file === 'requests/Long.yaml')).toHaveLength(1);

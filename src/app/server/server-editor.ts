@@ -6,7 +6,7 @@
  */
 import { formatFieldPath, parseResource, SERVER_KIND_SECTION, SERVER_KINDS, serializeResource, type ServerFile, type ServerKind } from '../../model/index.js';
 import { isPlainObject } from '../../model/index.js';
-import { parseYaml, positionOf, renderYaml, sectionSource, SERVERS_DIR, withSectionSource } from '../../workspace/index.js';
+import { checkDisplayName, parseYaml, positionOf, renderYaml, sectionSource, SERVERS_DIR, withSectionSource } from '../../workspace/index.js';
 import type { ServerEditorView } from '../shared/api.js';
 import { ApiError } from './router.js';
 
@@ -77,7 +77,11 @@ export function serverFromEdit(file: string, current: ServerFile | undefined, bo
   else candidate[section] = data;
 
   const outcome = parseResource('server', candidate);
-  if (outcome.ok) return outcome.value;
+  if (outcome.ok) {
+    // The format reads a file without a name (as empty, with a warning: spec 2.1.1); an edit must give one.
+    if (outcome.value.name.trim() === '') refuse(file, `name: ${checkDisplayName('')!.replace(/\.$/, '')}; nothing was saved.`, { field: 'name' });
+    return outcome.value;
+  }
   const problem = outcome.problems[0]!;
   const fieldPath = formatFieldPath(problem.path);
   if (problem.path[0] === section) {
