@@ -27,6 +27,28 @@ describe('ferry env', () => {
     expect(listed.stdout.trim()).toBe('No environments. Add one with `ferry env new NAME` (or as environments/NAME.yaml).');
   });
 
+  it('ls says which environment files cannot be read, with the parse error (spec 2.1.9), rather than leaving them out unsaid', async () => {
+    await fs.writeFile(path.join(ws, 'environments', 'broken.yaml'), 'name: [bad\n');
+    await fs.writeFile(path.join(ws, 'environments', 'wrong.yaml'), 'name: Wrong\nvariables: 5\n');
+    const listed = await ferry(['-w', ws, 'env', 'ls']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^ {2}prod +\n {2}staging {2}Staging Env\n$/);
+    expect(listed.stderr.split('\n')).toEqual([
+      expect.stringMatching(/^ferry: environments\/broken\.yaml:2:1: YAML syntax error: .+ \(not listed: fix the file to use it\)$/),
+      'ferry: environments/wrong.yaml:2:12: variables: expected a list, got number 5 (not listed: fix the file to use it)',
+      '',
+    ]);
+    const json = await ferry(['-w', ws, 'env', 'ls', '--json']);
+    expect((JSON.parse(json.stdout) as Array<{ id: string }>).map((r) => r.id)).toEqual(['prod', 'staging']);
+    expect(json.stderr).toBe(listed.stderr);
+
+    // Only broken files: not "No environments", which would read as if there were none at all.
+    for (const id of ['prod', 'staging']) await fs.rm(path.join(ws, 'environments', `${id}.yaml`));
+    const only = await ferry(['-w', ws, 'env', 'ls']);
+    expect(only.stdout).toBe('No environment can be used: every file in environments/ has a problem (below).\n');
+    expect(only.stderr).toContain('environments/wrong.yaml:2:12');
+  });
+
   it('use by name or id, ls marks it (text and JSON), --none clears it', async () => {
     expect((await ferry(['-w', ws, 'env', 'ls', '--json'])).stdout).toContain('"active": false');
     const used = await ferry(['-w', ws, 'env', 'use', 'Staging Env']);
