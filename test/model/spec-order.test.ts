@@ -1,5 +1,6 @@
 /**
- * The written field order of spec 2.3 and 2.8 (requests and their kind options), 2.11 (servers
+ * The written field order of spec 2.2 (the workspace file), 2.3 and 2.8 (requests and their kind
+ * options), 2.4 (key/value rows), 2.9 (folders), 2.10 (environments and variables), 2.11 (servers
  * and every section) and 2.12 (load tests), written out again here from the spec's tables (not
  * read from the code): a file Ferry writes whole holds its fields in the tables' order, whatever
  * order the value came in (here: every mapping reversed). Every field is given a value other than
@@ -55,6 +56,41 @@ describe('spec 2.3 and 2.8: a request file', () => {
     expect(keys(file.mcp)).toEqual(['transport', 'call', 'name', 'arguments', 'cwd', 'env']);
     expect(keys(file.mcp.env[0])).toEqual(['key', 'value', 'enabled']);
     expect(keys(file.openapi)).toEqual(['operation', 'removed']);
+  });
+});
+
+describe('spec 2.2, 2.4, 2.9 and 2.10: the workspace file, key/value rows, folders, environments and variables', () => {
+  const row = { key: 'k', value: 'v', enabled: false, description: 'd' };
+  const variable = { key: 'k', value: 'v', enabled: false, secret: false };
+  const scripts = { preRequest: 'a', postResponse: 'b' };
+
+  it('the workspace file: version, id, name, variables, auth, headers, scripts, docs', async () => {
+    const file = await written('workspace', { version: 1, id: 'w', name: 'W', variables: [variable], auth: { type: 'bearer', token: 't' }, headers: [row], scripts, docs: 'd' });
+    expect(keys(file)).toEqual(['version', 'id', 'name', 'variables', 'auth', 'headers', 'scripts', 'docs']);
+    expect(keys(file.variables[0])).toEqual(['key', 'value', 'enabled']); // secret: false is the default
+    expect(keys(file.headers[0])).toEqual(['key', 'value', 'enabled', 'description']);
+    expect(keys(file.scripts)).toEqual(['preRequest', 'postResponse']);
+  });
+
+  it('a key/value row in every place a request holds one; a secret variable has no value', async () => {
+    const file = await written('request', {
+      name: 'R', url: 'http://h/', disabledParams: [row], pathParams: [row], paramDescriptions: [row], headers: [row],
+      body: { type: 'formUrlencoded', form: [row] },
+    });
+    for (const rows of [file.disabledParams, file.pathParams, file.paramDescriptions, file.headers, file.body.form]) expect(keys(rows[0])).toEqual(['key', 'value', 'enabled', 'description']);
+    const environment = await written('environment', { name: 'E', variables: [{ ...variable, value: '', secret: true }, variable] });
+    expect(keys(environment)).toEqual(['name', 'variables']);
+    expect(environment.variables).toEqual([{ key: 'k', enabled: false, secret: true }, { key: 'k', value: 'v', enabled: false }]);
+  });
+
+  it('a folder: name, seq, auth, headers, scripts, docs, openapi (spec, source, validate)', async () => {
+    const file = await written('folder', {
+      name: 'F', seq: 2, auth: { type: 'basic', username: 'u', password: 'p' }, headers: [row], scripts, docs: 'd',
+      openapi: { spec: 'specs/a.yaml', source: 'a.yaml', validate: false },
+    });
+    expect(keys(file)).toEqual(['name', 'seq', 'auth', 'headers', 'scripts', 'docs', 'openapi']);
+    expect(keys(file.openapi)).toEqual(['spec', 'source', 'validate']);
+    expect(keys(file.auth)).toEqual(['type', 'username', 'password']);
   });
 });
 
