@@ -52,7 +52,8 @@ export async function createEnvironment(ws: Workspace, data: WorkspaceData, name
   return (options.lock ?? withWorkspaceLock)(ws.root, options.writer, async () => {
     checkNameFree(ws, name);
     const source = options.copyOf === undefined ? undefined : await existing(ws, options.copyOf);
-    const variables = source === undefined ? [] : (await current(ws, source)).variables;
+    // A secret's value is never written to a file (spec 2.10); one a hand edit left in the source stays there, not copied.
+    const variables = source === undefined ? [] : (await current(ws, source)).variables.map((v) => (v.secret ? { ...v, value: '' } : v));
     // A hand-edited source is read with a warning only; its copy is a new file, checked as a save.
     const problem = variableKeyProblem(variables);
     if (problem) {

@@ -151,6 +151,13 @@ describe('ferry env', () => {
     expect(await fs.readFile(path.join(ws, 'environments', 'QA.yaml'), 'utf8')).toBe('name: QA\nvariables:\n  - key: a\n    value: "1"\n  - key: a\n    value: "2"\n    enabled: false\n');
   });
 
+  it('new --copy-of never writes a secret variable\'s value into the new file (spec 2.10), even one a hand edit left in the source', async () => {
+    await fs.writeFile(path.join(ws, 'environments', 'staging.yaml'), 'name: Staging Env\nvariables:\n  - key: token\n    value: leaked\n    secret: true\n  - key: a\n    value: "1"\n');
+    const copied = await ferry(['-w', ws, 'env', 'new', 'QA', '--copy-of', 'staging']);
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(await fs.readFile(path.join(ws, 'environments', 'QA.yaml'), 'utf8')).toBe('name: QA\nvariables:\n  - key: token\n    secret: true\n  - key: a\n    value: "1"\n');
+  });
+
   it('refuses a name with a control character or a bidi override (exit 2, one line showing it escaped); one read from a hand-edited file is listed', async () => {
     const before = (await fs.readdir(path.join(ws, 'environments'))).sort();
     for (const args of [['new', 'Bad\x1b[31mred'], ['rename', 'prod', 'prod\u202egnp'], ['new', 'two\nlines']]) {
