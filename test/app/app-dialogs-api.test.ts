@@ -250,3 +250,28 @@ describe('the app\'s wording of a URL whose host is still a {{placeholder}}', ()
     expect(JSON.stringify([sent.body, exported.body])).not.toContain('-e.');
   });
 });
+
+describe('spec 7: an OpenAPI document without host information, imported through the app', () => {
+  it('is refused with the spec\'s words, naming the dialog\'s Base URL field; with a base URL given it previews and imports with it, and nothing is written before', async () => {
+    ws = await makeWorkspace({});
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root) });
+    const call = await connect(app);
+    const hostless = JSON.stringify({ openapi: '3.0.3', info: { title: 'Nowhere', version: '1' }, paths: { '/items': { get: { summary: 'List items', responses: ok } } } });
+    for (const route of ['/api/import/preview', '/api/import']) {
+      const refused = await call<{ error: string }>('POST', route, { text: hostless, fileName: 'nowhere.json' });
+      expect(refused.status, route).toBe(400);
+      expect(refused.body.error).toMatch(/^The document does not say where the API runs; give its base URL and import again/);
+    }
+    expect(await fs.readdir(path.join(ws.root, 'requests'))).toEqual([]);
+    const preview = await call<{ requests: number }>('POST', '/api/import/preview', { text: hostless, fileName: 'nowhere.json', baseUrl: 'http://127.0.0.1:4010' });
+    expect(preview.status).toBe(200);
+    expect(preview.body.requests).toBe(1);
+    expect((await call('POST', '/api/import', { text: hostless, fileName: 'nowhere.json', baseUrl: 'http://127.0.0.1:4010' })).status).toBe(200);
+    const info = await call<WorkspaceInfo>('GET', '/api/workspace');
+    expect(JSON.stringify(info.body)).toContain('List items');
+    const written = await fs.readdir(path.join(ws.root, 'environments'));
+    const environment = await fs.readFile(path.join(ws.root, 'environments', written[0]!), 'utf8');
+    expect(environment).toContain('http://127.0.0.1:4010');
+  });
+});
