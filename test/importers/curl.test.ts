@@ -180,6 +180,38 @@ describe('options', () => {
     expect(curlToRequest('curl -u ada: http://x').notes).toEqual([]);
   });
 
+  it('every spelling the spec 4.6 table names, short and long, does what its row says', () => {
+    const same = (a: string, b: string) => expect(curlToRequest(`curl ${a} http://x/p`).request, a).toEqual(curlToRequest(`curl ${b} http://x/p`).request);
+    same('-X PUT', '--request PUT');
+    same("-H 'A: 1'", "--header 'A: 1'");
+    for (const data of ['--data', '--data-ascii', '--data-binary', '--data-raw']) same(`${data} a=1`, '-d a=1');
+    same("--data-urlencode 'a=b c'", "-d 'a=b+c'");
+    same("-F 'a=1'", "--form 'a=1'");
+    same("--form-string 'a=1'", "-F 'a=1'");
+    same('-T f.bin', '--upload-file f.bin');
+    same('-G -d a=1', '--get -d a=1');
+    same('-I', '--head');
+    same('-u a:b', '--user a:b');
+    same("-b 'c=1'", "--cookie 'c=1'");
+    same('-A ua', '--user-agent ua');
+    same('-e https://r/', '--referer https://r/');
+    same('-k', '--insecure');
+    same('-L', '--location');
+    same('-m 3', '--max-time 3');
+    same('-0', '--http1.0');
+    same('-g', '--globoff');
+    expect(curlToRequest('curl --get -d a=1 http://x/p').request).toMatchObject({ method: 'GET', url: 'http://x/p?a=1' });
+    expect(curlToRequest('curl --head http://x/p').request.method).toBe('HEAD');
+    for (const [option, version] of [['-0', 'http1'], ['--http1.1', 'http1'], ['--http2', 'http2'], ['--http3', 'http3']] as const) {
+      expect(curlToRequest(`curl ${option} http://x/p`).request.settings, option).toEqual({ httpVersion: version });
+    }
+    // -g: brackets and braces taken literally, kept in the URL as written.
+    expect(curlToRequest("curl -g 'http://x/p?a[]=1&b={c}'").request.url).toBe('http://x/p?a[]=1&b={c}');
+    expect(curlToRequest('curl --url http://x/p --url-query a=b').request.url).toBe('http://x/p?a=b');
+    // -s and the other output options: ignored without a note.
+    expect(curlToRequest('curl -s -S -v -o out.txt -w x --silent http://x/p').notes).toEqual([]);
+  });
+
   it('--aws-sigv4 with -u KEY:SECRET becomes AWS Signature V4, never Basic auth that would send the secret', () => {
     const signed = curlToRequest("curl --aws-sigv4 'aws:amz:eu-west-1:execute-api' -u 'AKID:wJal/rXUt+nFEMI' https://abc.execute-api.eu-west-1.amazonaws.com/prod");
     expect(signed.request.auth).toEqual({ type: 'awsv4', accessKey: 'AKID', secretKey: 'wJal/rXUt+nFEMI', region: 'eu-west-1', service: 'execute-api' });
