@@ -107,6 +107,24 @@ describe('headers', () => {
     expect(seen.rawHeaders.join('\n')).not.toMatch(/no key|notes|the id/);
   });
 
+  it('{{variables}} in the workspace\'s and folders\' headers and in inherited auth fields are filled (spec 2.1.11)', async () => {
+    const ws = workspace({ headers: [{ key: 'X-{{who}}', value: 'ws {{id}}' }], auth: { type: 'bearer', token: 'tok-{{id}}', prefix: '{{who}}' } });
+    const apiKey = folder('F', { headers: [{ key: 'X-Folder', value: '{{who}}' }], auth: { type: 'apiKey', key: 'k_{{who}}', value: 'v-{{id}}', location: 'query' } });
+    const send = async (folders: FolderLike[]) => {
+      const before = peer.seen.length;
+      await sendHttp(await prepare(request({ url: `${peer.url}/vars` }), folders, ws), { agents });
+      return peer.seen[before]!;
+    };
+    const fromWorkspace = await send([folder('')]);
+    expect(fromWorkspace.headers).toMatchObject({ 'x-ada': 'ws 42', authorization: 'Ada tok-42' });
+    const fromFolder = await send([folder(''), apiKey]);
+    expect(fromFolder.url).toBe('/vars?k_Ada=v-42');
+    expect(fromFolder.headers).toMatchObject({ 'x-ada': 'ws 42', 'x-folder': 'Ada' });
+    expect(fromFolder.headers.authorization).toBeUndefined();
+    const basic = await send([folder(''), apiKey, folder('F/G', { auth: { type: 'basic', username: '{{who}}', password: '{{id}}' } })]);
+    expect(basic.headers.authorization).toBe(`Basic ${Buffer.from('Ada:42').toString('base64')}`);
+  });
+
   it('refuses header values with line breaks', async () => {
     await expect(prepare(request({ url: 'http://h/', headers: [{ key: 'X', value: 'a\r\nInjected: 1' }] }))).rejects.toThrow(/line break/);
   });
