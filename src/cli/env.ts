@@ -9,26 +9,12 @@ import { listEnvironments, NoEnvironmentError, RunError, useEnvironment } from '
 // Not through variables/index.js, which every run loads: only `ferry env` changes environments.
 import { createEnvironment, deleteEnvironment, renameEnvironment } from '../variables/manage-environments.js';
 import { WorkspaceBusyError } from '../appdata/index.js';
-import { ENVIRONMENTS_DIR, formatWarning, NameError, type Workspace } from '../workspace/index.js';
+import { ENVIRONMENTS_DIR, NameError } from '../workspace/index.js';
+import { environmentProblems } from './environment-problems.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
 import { examples } from './examples.js';
-
-/**
- * The problems of environment files (spec 2.1.9: a file that does not parse is shown with its
- * error), one line each for standard error; a file left out of the list says so.
- */
-function environmentProblems(ws: Workspace, listed: readonly string[]): string[] {
-  const ids = new Set(listed);
-  const prefix = `${ENVIRONMENTS_DIR}/`;
-  return ws.warnings
-    .filter((w) => w.file.startsWith(prefix))
-    .map((w) => {
-      const left = !ids.has(w.file.slice(prefix.length).replace(/\.yaml$/i, '')) && !/skipped\.$/.test(w.message);
-      return `ferry: ${formatWarning(w)}${left ? ' (not listed: fix the file to use it)' : ''}`;
-    });
-}
 
 export function registerEnv(program: Command, ctx: CliContext): void {
   const env = program

@@ -25,6 +25,7 @@ import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
 import { examples } from './examples.js';
+import { environmentProblems } from './environment-problems.js';
 
 /** A secret value read from standard input is at most this long (a certificate chain fits easily). */
 export const MAX_SECRET_BYTES = 1024 * 1024;
@@ -86,14 +87,19 @@ export function registerSecret(program: Command, ctx: CliContext): void {
       const data = new WorkspaceData(ws.id, ws.root);
       const scopes = options.env === undefined ? [workspaceSecretScope(ws), ...environmentSecretScopes(ws)] : [await scopeFor(ws, options.env, ctx.cwd)];
       const rows = await listSecretVariables(data, scopes);
+      // An environment file that cannot be read may declare secrets too: said, not left out unsaid (spec 2.1.9).
+      const problems = options.env === undefined ? environmentProblems(ws, ws.environments.map((e) => e.id)) : [];
       if (options.json) {
         ctx.output.out(JSON.stringify(rows, null, 2));
+        for (const line of problems) ctx.output.err(line);
         return;
       }
       if (rows.length === 0) {
-        ctx.output.out('No secret variables. Declare one in ferry.yaml or an environment file with `secret: true`.');
+        ctx.output.out(problems.length ? 'No secret variables in the files that can be read; the environment files below cannot be, and may declare some.' : 'No secret variables. Declare one in ferry.yaml or an environment file with `secret: true`.');
+        for (const line of problems) ctx.output.err(line);
         return;
       }
+      for (const line of problems) ctx.output.err(line);
       const c = paint(ctx.output);
       const scopeWidth = Math.max(...rows.map((r) => r.scope.length));
       const nameWidth = Math.max(...rows.map((r) => r.name.length));

@@ -87,6 +87,22 @@ describe('ferry secret', () => {
     expect(seen.at(-1)).toMatchObject({ 'x-token': 'tok-123-secret', body: 'line1\nline2-pass' });
   });
 
+  it('ls says which environment files cannot be read (they may declare secrets), rather than leaving them out unsaid (spec 2.1.9)', async () => {
+    await fs.writeFile(path.join(ws, 'environments', 'broken.yaml'), 'name: Broken\nvariables:\n  - key: apiKey\n    secret: [true\n');
+    const listed = await ferry(['-w', ws, 'secret', 'ls']);
+    expect(listed.stdout).toBe('workspace  token     not set\nstaging    password  not set\n');
+    expect(listed.stderr).toMatch(/^ferry: environments\/broken\.yaml:\d+:\d+: YAML syntax error: .+ \(not listed: fix the file to use it\)\n$/);
+    expect((await ferry(['-w', ws, 'secret', 'ls', '--json'])).stderr).toBe(listed.stderr);
+    // One environment asked for by -e: the others' problems are not its own.
+    expect((await ferry(['-w', ws, 'secret', 'ls', '-e', 'staging'])).stderr).toBe('');
+
+    await fs.writeFile(path.join(ws, 'ferry.yaml'), 'version: 1\nid: secret-cli\nname: Secrets\n');
+    await fs.rm(path.join(ws, 'environments', 'staging.yaml'));
+    const none = await ferry(['-w', ws, 'secret', 'ls']);
+    expect(none.stdout).toBe('No secret variables in the files that can be read; the environment files below cannot be, and may declare some.\n');
+    expect(none.stderr).toContain('environments/broken.yaml');
+  });
+
   it('unset forgets the value: the placeholder then stays as written', async () => {
     await ferry(['-w', ws, 'secret', 'set', 'token'], ws, 'abc');
     expect((await ferry(['-w', ws, 'secret', 'unset', 'token'])).code).toBe(0);

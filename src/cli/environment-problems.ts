@@ -1,0 +1,18 @@
+/** What `ferry env ls` and `ferry secret ls` say about environment files they cannot list. */
+import { ENVIRONMENTS_DIR, formatWarning, type Workspace } from '../workspace/index.js';
+
+/**
+ * The problems of environment files (spec 2.1.9: a file that does not parse is shown with its
+ * error), one line each for standard error; a file left out of the list (its id not in `listed`)
+ * says so.
+ */
+export function environmentProblems(ws: Workspace, listed: readonly string[]): string[] {
+  const ids = new Set(listed);
+  const prefix = `${ENVIRONMENTS_DIR}/`;
+  return ws.warnings
+    .filter((w) => w.file.startsWith(prefix))
+    .map((w) => {
+      const left = !ids.has(w.file.slice(prefix.length).replace(/\.yaml$/i, '')) && !/skipped\.$/.test(w.message);
+      return `ferry: ${formatWarning(w)}${left ? ' (not listed: fix the file to use it)' : ''}`;
+    });
+}
