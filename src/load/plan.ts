@@ -100,7 +100,11 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     const broken = workspace.warnings.find((w) => w.file === `loadtests/${id}.yaml`);
     if (broken) throw new LoadInputError(`Load test "${id}" cannot be used: ${formatWarning(broken)}`);
     const ids = workspace.loadtests.map((e) => e.id);
-    throw new LoadInputError(`No load test "${id}". ${ids.length ? `Load tests here: ${ids.join(', ')}.` : 'This workspace has no load tests (loadtests/*.yaml).'}`);
+    // Files that do not read are load tests too (spec 2.1.9): named, not left out of the answer.
+    const unreadable = workspace.warnings.filter((w) => /^loadtests\/[^/]+\.yaml$/i.test(w.file) && !ids.includes(w.file.slice(10, -5))).map((w) => w.file.slice(10, -5));
+    const here = ids.length ? `Load tests here: ${ids.join(', ')}.` : unreadable.length ? 'No load test here can be used.' : 'This workspace has no load tests (loadtests/*.yaml).';
+    const others = unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : '';
+    throw new LoadInputError(`No load test "${id}". ${here}${others}`);
   }
   const test = entry.value;
   const where = entry.file;

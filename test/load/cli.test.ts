@@ -68,7 +68,7 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
     // A number past what a number holds reads as Infinity: said as such, not as "number Infinity".
     await fs.writeFile(path.join(root, 'loadtests', 'huge.yaml'), 'name: x\ntargets:\n  - request: A.yaml\nstages:\n  - { durationSecs: 1e400, target: 2 }\n');
     const cases: Array<[string[], RegExp]> = [
-      [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badregex, badthreshold, braces, crowd, h3, headerline, linked, missing, nodata, noheader, nostages, novariable, ok, outside, sse\./],
+      [['load', 'nope'], /No load test "nope"\. Load tests here: absolute, badregex, badthreshold, braces, crowd, h3, headerline, linked, missing, nodata, noheader, nostages, novariable, ok, outside, sse\. Files that cannot be read: huge, opblock, opflow, opgt, withunit \(ferry ls says why\)\.\n$/],
       [['load', 'missing'], /loadtests\/missing\.yaml: targets\[0\]\.request: there is no request "Nope\.yaml"/],
       [['load', 'sse'], /targets\[0\]\.request: Events\.yaml is an SSE request; load tests send HTTP requests only/],
       [['load', 'h3'], /httpVersion http3 is not supported by load tests/],
