@@ -30,7 +30,10 @@ export async function resolveEnvironment(
   const broken = workspace.warnings.find((w) => w.file.toLowerCase() === file);
   if (broken) throw new RunError(`Environment "${wanted}" cannot be used: ${formatWarning(broken)}`);
   const known = workspace.environments.map((e) => e.id);
-  throw new NoEnvironmentError(wanted, known.length ? `Environments here: ${known.join(', ')}.` : 'This workspace has no environments (environments/*.yaml).');
+  // Files that do not read are environments too (spec 2.1.9): named, not left out of the answer.
+  const unreadable = workspace.warnings.filter((w) => /^environments\/[^/]+\.yaml$/i.test(w.file) && !known.includes(w.file.slice(13, -5))).map((w) => w.file.slice(13, -5));
+  const here = known.length ? `Environments here: ${known.join(', ')}.` : unreadable.length ? 'No environment here can be used.' : 'This workspace has no environments (environments/*.yaml).';
+  throw new NoEnvironmentError(wanted, `${here}${unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : ''}`);
 }
 
 /** The line `run`, `serve` and `load` print when they use the active environment (no `-e`). */

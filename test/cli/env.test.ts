@@ -47,6 +47,10 @@ describe('ferry env', () => {
     const only = await ferry(['-w', ws, 'env', 'ls']);
     expect(only.stdout).toBe('No environment can be used: every file in environments/ has a problem (below).\n');
     expect(only.stderr).toContain('environments/wrong.yaml:2:12');
+    // An unknown name names them too, rather than saying the workspace has no environments.
+    const unknown = await ferry(['-w', ws, 'run', '-e', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('ferry: No environment "nope". No environment here can be used. Files that cannot be read: broken, wrong (ferry ls says why).\n');
   });
 
   it('use by name or id, ls marks it (text and JSON), --none clears it', async () => {
