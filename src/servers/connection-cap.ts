@@ -23,6 +23,11 @@ export const CONNECTION_CAPS = {
   sharedHttp: 4096,
   /** A raw TCP server (no `ferry load` test speaks it): nginx's `worker_connections 1024`. */
   tcp: 1024,
+  /**
+   * A DNS server's TCP side: clients come over TCP only for answers too big for UDP, and close
+   * after them (the idle time closes the rest); BIND's `tcp-clients` default is 150.
+   */
+  dnsTcp: 150,
 };
 
 /** Refusals after the first of a burst are counted into one record per this interval. */

@@ -4,12 +4,14 @@
  * as one record and a count, and the connections kept still answered.
  */
 import net from 'node:net';
+import dnsPacket from 'dns-packet';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadTestSchema } from '../../src/model/loadtest.js';
 import { CONNECTION_CAPS } from '../../src/servers/connection-cap.js';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
 import type { TrafficRecord } from '../../src/servers/index.js';
 import { eventually, makeWorkspace, serve } from './helpers.js';
+import { runTool } from './kinds/tools.js';
 import { connect } from './kinds/ws-client.js';
 
 const DEFAULTS = { ...CONNECTION_CAPS };
@@ -98,6 +100,31 @@ describe('connection caps', () => {
     kept.forEach((c, i) => c.ws.send(`still ${i}`));
     await Promise.all(kept.map((c, i) => eventually(async () => c.received.some((m) => m.data === `still ${i}`))));
     for (const c of kept) c.ws.close();
+  });
+
+  it('a DNS server keeps at most its cap of TCP connections: kdig +tcp past it is closed unanswered and recorded, UDP and the connections kept are still answered', async () => {
+    CONNECTION_CAPS.dnsTcp = 4;
+    const { handle, port } = await start({ names: { name: 'Names', kind: 'dns', dns: { records: [{ name: 'api.example.test', type: 'A', value: '127.0.0.1' }] } } });
+    const kdig = async (...flags: string[]) => (await runTool('kdig', ['@127.0.0.1', '-p', String(port), '+retry=0', '+time=2', '+short', ...flags, 'api.example.test', 'A'])).stdout.toString().trim();
+    const kept = Array.from({ length: 4 }, () => client(port));
+    await eventually(async () => handle.servers[0]!.openConnections() === 4);
+    expect(await kdig('+tcp')).toBe('');
+    const extra = Array.from({ length: 3 }, () => client(port));
+    await eventually(async () => extra.every((c) => c.closed()), 3000);
+    const why = "4 TCP connections are open already, the DNS server's limit; close some (UDP is still answered), or spread the clients over a second server";
+    await eventually(async () => refusals(handle.traffic.recent()).length === 2, 3000);
+    const [first, more] = refusals(handle.traffic.recent());
+    expect([first!.kind, first!.level, first!.detail.preview, more!.detail.peer, more!.detail.preview]).toEqual(['dns', 'error', `refused: ${why}`, 'clients', `refused 3 more: ${why}`]);
+    expect(await kdig()).toBe('127.0.0.1');
+    // A connection kept is still answered (a query with its two-byte length), none was closed.
+    const query = dnsPacket.encode({ type: 'query', id: 7, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type: 'A', name: 'api.example.test' }] });
+    kept[0]!.socket.write(Buffer.concat([Buffer.from([0, query.length]), query]));
+    await eventually(async () => kept[0]!.text().length > 0);
+    expect(kept.every((c) => !c.closed())).toBe(true);
+    // One that leaves makes room for the next.
+    kept[1]!.socket.destroy();
+    await eventually(async () => handle.servers[0]!.openConnections() === 3);
+    expect(await kdig('+tcp')).toBe('127.0.0.1');
   });
 
   it('the shared port\'s cap is above the connections a default load test opens (one per request in flight)', () => {

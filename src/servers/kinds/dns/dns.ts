@@ -3,12 +3,13 @@
  * zone (`zone.ts`); a name without a record is NXDOMAIN or forwarded to the `upstream`. UDP
  * answers over 512 bytes (or the client's EDNS size) are truncated (TC set, records dropped) so
  * the client asks again over TCP; over TCP, answers over the 65,535 bytes a message can be are
- * truncated the same way.
+ * truncated the same way. At most CONNECTION_CAPS.dnsTcp TCP connections are kept at once.
  */
 import dgram from 'node:dgram';
 import net, { type Socket } from 'node:net';
 import dnsPacket, { type DecodedPacket, type Packet } from 'dns-packet';
 import { ServerError } from '../../errors.js';
+import { CONNECTION_CAPS, capConnections } from '../../connection-cap.js';
 import { bindError, type Listener } from '../../listener.js';
 import type { BindOptions, KindContext, KindSettings, ServerKindModule, SocketKindInstance } from '../kind.js';
 import { lengthPrefixed } from '../../../support/byte-framing.js';
@@ -99,6 +100,9 @@ class DnsKind implements SocketKindInstance {
     this.#port = port;
     const sockets = new Set<Socket>();
     const tcp = net.createServer((socket) => this.#tcpClient(socket, sockets));
+    const max = CONNECTION_CAPS.dnsTcp;
+    const why = `${max.toLocaleString('en-US')} TCP connections are open already, the DNS server's limit; close some (UDP is still answered), or spread the clients over a second server`;
+    capConnections(tcp, max, why, (peer, preview) => this.context.traffic.add(messageRecord('dns', this.context.id, 'exchange', { peer, event: 'error', preview }, {})));
     try {
       await new Promise<void>((resolve, reject) => {
         tcp.once('error', (error: NodeJS.ErrnoException) => reject(bindError(error, { ...bind, port })));
