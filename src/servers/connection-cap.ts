@@ -30,16 +30,32 @@ export const CONNECTION_CAPS = {
   dnsTcp: 150,
 };
 
+/**
+ * A connection silent this long is probed (TCP keepalive), so one whose peer vanished without
+ * closing (a cable pulled, a laptop asleep, a VM gone) is closed by the system and frees its
+ * place under the cap, instead of holding it until `ferry serve` stops. The probes cost nothing
+ * while data flows; the system's own delay is 2 hours.
+ */
+export const KEEPALIVE_DELAY_MS = 60_000;
+
+/** Turns on keepalive probes for `socket` (accepted, or one a server opens to its target). */
+export function probeWhenSilent(socket: net.Socket): void {
+  socket.setKeepAlive(true, KEEPALIVE_DELAY_MS);
+}
+
 /** Refusals after the first of a burst are counted into one record per this interval. */
 const SUMMARY_MS = 1000;
 
 /**
- * Caps `server` at `max` open connections. `record(peer, preview)` is told of refusals, worded
+ * Caps `server` at `max` open connections, each probed when silent (KEEPALIVE_DELAY_MS) so a
+ * dead peer's place comes back. `record(peer, preview)` is told of refusals, worded
  * `refused: ${why}` for the first of a burst and `refused 41 more: ${why}` (peer `clients`) for the
  * rest, once a second; what is still counted when the server closes is recorded then.
  */
 export function capConnections(server: net.Server, max: number, why: string, record: (peer: string, preview: string) => void): void {
   server.maxConnections = max;
+  // Once per accepted connection (the raw socket, under TLS too), nothing per request.
+  server.on('connection', probeWhenSilent);
   let since = 0;
   let timer: NodeJS.Timeout | undefined;
   const flush = (): boolean => {

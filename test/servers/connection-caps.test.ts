@@ -127,6 +127,39 @@ describe('connection caps', () => {
     expect(await kdig('+tcp')).toBe('127.0.0.1');
   });
 
+  it('every accepted connection is probed after 60 s of silence (TCP keepalive, as the system shows it), so a vanished peer frees its place: HTTP, HTTPS, TCP, DNS over TCP, both sides of a relay', async () => {
+    const target = net.createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', () => resolve()));
+    const targetPort = (target.address() as net.AddressInfo).port;
+    try {
+      const { handle } = await start({
+        api: { name: 'API', http: { routes: [{ path: '/ok', body: 'ok' }] } },
+        secure: { name: 'Secure', tls: { enabled: true }, http: { routes: [{ path: '/ok', body: 'ok' }] } },
+        raw: { name: 'Raw', kind: 'tcp', socket: {} },
+        names: { name: 'Names', kind: 'dns', dns: { records: [] } },
+        wire: { name: 'Wire', kind: 'tcpProxy', proxy: { target: `127.0.0.1:${targetPort}` } },
+      });
+      const ports = handle.servers.map((s) => s.port);
+      expect(ports).toHaveLength(5);
+      for (const port of ports) client(port);
+      await eventually(async () => handle.servers.every((s) => s.openConnections() >= 1));
+      // `ss -o` prints a socket's timer: `timer:(keepalive,59sec,0)` once keepalive is on.
+      const timers = async (filter: string) => (await runTool('ss', ['-tnoH', 'state', 'established', filter])).stdout.toString().trim().split('\n').filter(Boolean);
+      const probed = /timer:\(keepalive,(?:[5]\dsec|1min),0\)/;
+      for (const port of ports) {
+        const accepted = await timers(`( sport = :${port} )`);
+        expect(accepted, `port ${port}`).toHaveLength(1);
+        expect(accepted[0], `port ${port}`).toMatch(probed);
+      }
+      // The relay's own connection to the target (the test's target sets none on its side).
+      await eventually(async () => (await timers(`( dport = :${targetPort} )`)).length === 1);
+      expect((await timers(`( dport = :${targetPort} )`))[0]).toMatch(probed);
+      expect((await timers(`( sport = :${targetPort} )`))[0]).not.toMatch(/keepalive/);
+    } finally {
+      target.close();
+    }
+  });
+
   it('the shared port\'s cap is above the connections a default load test opens (one per request in flight)', () => {
     const defaults = loadTestSchema.parse({ name: 'Default' });
     expect(CONNECTION_CAPS.sharedHttp).toBeGreaterThan(defaults.maxInFlight);

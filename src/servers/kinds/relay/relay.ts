@@ -12,7 +12,7 @@
 import net, { type Socket } from 'node:net';
 import tls from 'node:tls';
 import { splitDnsAddress } from '../../../support/dns-address.js';
-import { capConnections } from '../../connection-cap.js';
+import { capConnections, probeWhenSilent } from '../../connection-cap.js';
 import { ServerError } from '../../errors.js';
 import type { Listener } from '../../listener.js';
 import { rawPlainTextAnswer } from '../../http-types.js';
@@ -132,6 +132,8 @@ class RelayKind implements SocketKindInstance {
     const peer = `${client.remoteAddress}:${client.remotePort}`;
     const options = { host: state.host, port: state.port, allowHalfOpen: true };
     const upstream: Socket = state.upstreamTls ? tls.connect({ ...options, servername: net.isIP(state.host) ? undefined : state.host, rejectUnauthorized: false }) : net.connect(options);
+    // The target's side too: a target that vanished would hold the client's place as well.
+    probeWhenSilent(upstream);
     for (const socket of [client, upstream]) {
       all.add(socket);
       socket.once('close', () => all.delete(socket));
