@@ -1,5 +1,6 @@
 /** The Socket.IO server against socket.io-client 4 on 127.0.0.1, over both transports. */
 import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -51,6 +52,29 @@ function bigLength(size: number): Buffer {
   const out = Buffer.alloc(8);
   out.writeBigUInt64BE(BigInt(size));
   return out;
+}
+
+/** A raw TCP client past the Engine.IO WebSocket handshake (its open packet read), not joined yet. */
+async function rawEngineIo(port: number): Promise<net.Socket> {
+  const raw = net.connect(port, '127.0.0.1');
+  raw.on('error', () => {}); // the server may reset it once it is closed
+  await new Promise((r) => raw.once('connect', r));
+  raw.write('GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+  let head = '';
+  await new Promise<void>((resolve) => {
+    const onData = (c: Buffer) => {
+      head += c.toString('latin1');
+      if (head.includes('"sid"')) raw.off('data', onData), resolve();
+    };
+    raw.on('data', onData);
+  });
+  return raw;
+}
+
+/** A process's peak resident memory so far (VmHWM), in MB. */
+async function peakMb(pid: number): Promise<number> {
+  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)![1]) / 1024;
 }
 
 describe('Socket.IO server', () => {
@@ -221,19 +245,7 @@ describe('Socket.IO server', () => {
 
   it('disconnects a client that does not read what it is sent, instead of queuing without bound (raw Engine.IO over WebSocket)', async () => {
     const { server, handle } = await ioServer({});
-    const raw = net.connect(server.port, '127.0.0.1');
-    raw.on('error', () => {}); // the server may reset it once it is closed
-    await new Promise((r) => raw.once('connect', r));
-    raw.write('GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
-    let head = '';
-    const opened = new Promise<void>((resolve) => {
-      const onData = (c: Buffer) => {
-        head += c.toString('latin1');
-        if (head.includes('"sid"')) raw.off('data', onData), resolve();
-      };
-      raw.on('data', onData);
-    });
-    await opened;
+    const raw = await rawEngineIo(server.port);
     raw.write(clientFrame('40')); // joins the namespace /
     await eventually(async () => (handle.traffic.recent() as MessageRecord[]).some((r) => r.detail.event === 'connect'));
     raw.pause(); // never reads again
@@ -254,6 +266,44 @@ describe('Socket.IO server', () => {
     expect(record?.detail.preview).toBe('forced close (more than 8 MB waited unsent: the client does not read what it is sent)');
     expect(server.openStreams()).toBe(0);
     raw.destroy();
+  });
+
+  it('answers one read of thousands of small events, each owed a 64 KB reply and ack, to a client that never reads, in bounded memory: the client is disconnected past 8 MB, the rest of the read dropped (ferry serve in a child, peak memory measured)', async () => {
+    const data = await isolatedDataDir();
+    const big = 'r'.repeat(64 * 1024);
+    const root = await makeWorkspace({ servers: { live: { name: 'Live', kind: 'socketio', socketio: { mode: 'rules', rules: [{ event: '*', ack: true, replyEvent: 'big', replyArgs: JSON.stringify(big) }] } } } });
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js'), 'serve', '-w', root], {
+      env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stdout += c));
+    try {
+      await eventually(async () => /http:\/\/127\.0\.0\.1:\d+/.test(stdout), 20_000);
+      const port = Number(/http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)![1]);
+      // A client that reads, first: what the server's memory is with one client answered.
+      const reader = await client(`http://127.0.0.1:${port}`, 'websocket');
+      expect(await reader.timeout(5000).emitWithAck('warm', 1)).toBe(big);
+      const before = await peakMb(child.pid!);
+      const raw = await rawEngineIo(port);
+      raw.write(clientFrame('40'));
+      await eventually(async () => (stdout.match(/ connect /g) ?? []).length >= 2, 5000);
+      raw.pause(); // never reads again
+      // 5,000 events in one write (75 KB: one or two reads of the server), each owed an ack and
+      // an event of 64 KB: 640 MB if all their replies waited.
+      raw.write(Buffer.concat(Array.from({ length: 5000 }, (_, i) => clientFrame(`42${i}["e",${i}]`))));
+      await eventually(async () => stdout.includes('forced close (more than 8 MB waited unsent: the client does not read what it is sent)'), 10_000);
+      const grown = (await peakMb(child.pid!)) - before;
+      // The 8 MB bound and the garbage of the replies rendered up to it (some 40 MB): the rest of
+      // the read is not answered once the client is gone (answering it peaked at 320 MB more).
+      expect(grown).toBeLessThan(100);
+      // The server goes on answering the client that reads.
+      expect(await reader.timeout(5000).emitWithAck('after', 2)).toBe(big);
+      raw.destroy();
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('shows an event name as sent only when short and printable: a long one is cut, control characters escaped', async () => {

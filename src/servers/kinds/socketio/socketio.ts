@@ -208,6 +208,10 @@ class SocketIoKind implements HttpKindInstance {
       dropWebSocket(conn);
     });
     socket.onAny((event: string, ...args: unknown[]) => {
+      // The rest of a read whose replies got the client disconnected (past the bound above):
+      // Socket.IO still hands on each event of it, and answering them rendered and recorded
+      // replies for nobody, one read's thousands of them at once (hundreds of MB for big ones).
+      if (!socket.connected) return;
       const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (...a: unknown[]) => void) : undefined;
       const text = argumentsText(args);
       const bytesIn = encodedBytes(event, args);
