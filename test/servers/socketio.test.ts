@@ -345,6 +345,20 @@ describe('Socket.IO server', () => {
     }
   });
 
+  it('keeps no reply whole in the traffic log: 1,000 records of 64 KB replies and events hold their previews, not 64 MB', async () => {
+    const big = 'r'.repeat(64 * 1024);
+    const { url, handle } = await ioServer({ mode: 'rules', rules: [{ event: '*', ack: true, replyArgs: JSON.stringify(big) }] });
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const heap = () => (gc(), gc(), process.memoryUsage().heapUsed);
+    const socket = await client(url, 'websocket');
+    const before = heap();
+    for (let i = 0; i < 500; i++) expect(await socket.timeout(5000).emitWithAck('e', `${big}${i}`)).toBe(big);
+    // 1,000 records: each event in and each ack out, 64 KB apiece.
+    expect(handle.traffic.recent().length).toBeGreaterThanOrEqual(1000);
+    expect((heap() - before) / 1024 / 1024).toBeLessThan(8);
+  });
+
   it('disconnects a client owed more than 1,024 delayed replies, and drops a disconnected client\'s replies at once', async () => {
     const { url, handle, server } = await ioServer({ mode: 'rules', rules: [{ event: '*', replyEvent: 'late', replyArgs: '"x"', delayMs: 60_000 }] });
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
