@@ -28,6 +28,12 @@ export const CONNECTION_CAPS = {
    * after them (the idle time closes the rest); BIND's `tcp-clients` default is 150.
    */
   dnsTcp: 150,
+  /**
+   * Streams at once on one HTTP/2 connection of the shared port (SETTINGS_MAX_CONCURRENT_STREAMS):
+   * Node allows 2³²−1, so one connection held thousands of event streams past the cap above.
+   * nginx's `http2_max_concurrent_streams` default; undici (`ferry load`) keeps to what it is told.
+   */
+  http2Streams: 128,
 };
 
 /**

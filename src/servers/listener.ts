@@ -3,7 +3,8 @@
  * HTTP/1.1, or with TLS HTTP/2 and HTTP/1.1 on one port (ALPN picks). It keeps track of its
  * connections so that stopping really stops: open keep-alive connections, hung requests, event
  * streams and upgraded sockets are closed, not waited for; and it keeps at most
- * CONNECTION_CAPS.sharedHttp of them (connection-cap.ts). Own-socket kinds return the same
+ * CONNECTION_CAPS.sharedHttp of them, each of HTTP/2 at most CONNECTION_CAPS.http2Streams
+ * streams at once (connection-cap.ts). Own-socket kinds return the same
  * `Listener` shape and word their bind errors with `bindFailure` (as a ServerError: `bindError`).
  */
 import http, { type IncomingMessage } from 'node:http';
@@ -60,7 +61,7 @@ export async function listen(options: ListenOptions): Promise<Listener> {
   const sockets = new Set<Socket>();
   const handler = options.host === '127.0.0.1' ? loopbackNamesOnly(options.handler, options.onRefused) : options.handler;
   const server = options.tls
-    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true }, handler)
+    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true, settings: { maxConcurrentStreams: CONNECTION_CAPS.http2Streams } }, handler)
     : http.createServer({ keepAliveTimeout: 5000 }, handler);
   const max = CONNECTION_CAPS.sharedHttp;
   const why = `${max.toLocaleString('en-US')} connections are open already, the server's limit; close some (a load test: fewer users or a lower maxInFlight), or spread the clients over a second server`;

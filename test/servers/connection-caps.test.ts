@@ -3,6 +3,7 @@
  * lowered for the test, the connections past it closed at once, the refusals of a burst recorded
  * as one record and a count, and the connections kept still answered.
  */
+import http2 from 'node:http2';
 import net from 'node:net';
 import dnsPacket from 'dns-packet';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -157,6 +158,41 @@ describe('connection caps', () => {
       expect((await timers(`( sport = :${targetPort} )`))[0]).not.toMatch(/keepalive/);
     } finally {
       target.close();
+    }
+  });
+
+  it('one HTTP/2 connection keeps at most its cap of streams at once: event streams past it are refused, the ones kept still flow, and a stream closed makes room', async () => {
+    CONNECTION_CAPS.http2Streams = 4;
+    const { handle, port } = await start({ events: { name: 'Events', kind: 'sse', tls: { enabled: true }, sse: { events: [{ data: 'hi' }], repeat: true } } });
+    const session = http2.connect(`https://127.0.0.1:${port}`, { rejectUnauthorized: false });
+    session.on('error', () => {});
+    try {
+      const settings = new Promise<http2.Settings>((resolve) => session.once('remoteSettings', resolve));
+      // Ten streams asked at once, before the server's settings are read: a client that ignores them.
+      const streams = Array.from({ length: 10 }, () => {
+        const stream = session.request({ ':path': '/' });
+        const state = { answered: false, refused: false, data: 0 };
+        stream.on('response', () => (state.answered = true));
+        stream.on('data', () => state.data++);
+        stream.on('error', () => (state.refused = true));
+        return { stream, state };
+      });
+      expect((await settings).maxConcurrentStreams).toBe(4);
+      await eventually(async () => streams.filter((s) => s.state.answered).length === 4 && streams.some((s) => s.state.refused), 5000);
+      await new Promise((r) => setTimeout(r, 300));
+      const kept = streams.filter((s) => s.state.answered);
+      expect(kept).toHaveLength(4);
+      expect(handle.servers[0]!.openConnections()).toBe(1);
+      // The streams kept still flow; one closed makes room for the next.
+      const before = kept.map((s) => s.state.data);
+      await eventually(async () => kept.every((s, i) => s.state.data > before[i]!), 5000);
+      kept[0]!.stream.close();
+      await eventually(async () => handle.servers[0]!.openStreams() === 3);
+      const next = session.request({ ':path': '/' });
+      next.on('error', () => {});
+      await new Promise<void>((resolve) => next.once('response', () => resolve()));
+    } finally {
+      session.destroy();
     }
   });
 
