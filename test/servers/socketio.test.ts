@@ -10,6 +10,7 @@ import { io as connectClient, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { MessageRecord } from '../../src/servers/kinds/messages/traffic.js';
+import { SOCKETIO_LIMITS } from '../../src/servers/kinds/socketio/socketio.js';
 import { isolatedDataDir } from '../support/temp.js';
 import { eventually, makeWorkspace, rawHead, send, serve } from './helpers.js';
 
@@ -334,6 +335,9 @@ describe('Socket.IO server', () => {
       for (let i = from; i < from + count; i++) ws.send(`41/n${i},`);
       await new Promise((r) => setTimeout(r, 300));
     };
+    // Joined all at once here: past the limit of namespaces a connection keeps, a join is
+    // disconnected, and leaving it then (a raw client, sending blindly) is a protocol error.
+    SOCKETIO_LIMITS.namespacesPerConnection = 10_000;
     try {
       await flood(0, 1000); // fills the traffic log, which keeps its last 1,000 records
       const before = heap();
@@ -341,6 +345,7 @@ describe('Socket.IO server', () => {
       // Each namespace kept held some 1.5 KB: 7.5 MB for these.
       expect((heap() - before) / 1024 / 1024).toBeLessThan(2.5);
     } finally {
+      SOCKETIO_LIMITS.namespacesPerConnection = 100;
       ws.close();
     }
   });
@@ -357,6 +362,41 @@ describe('Socket.IO server', () => {
     // 1,000 records: each event in and each ack out, 64 KB apiece.
     expect(handle.traffic.recent().length).toBeGreaterThanOrEqual(1000);
     expect((heap() - before) / 1024 / 1024).toBeLessThan(8);
+  });
+
+  it('keeps at most its limit of namespaces joined on one connection: a join past it is disconnected and recorded once, the others kept, one left makes room', async () => {
+    SOCKETIO_LIMITS.namespacesPerConnection = 5;
+    try {
+      const { url, handle } = await ioServer({ mode: 'echo' });
+      const ws = new WebSocket(`${url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
+      const got: string[] = [];
+      ws.on('message', (m) => void got.push(String(m)));
+      await new Promise((r) => ws.once('open', r));
+      try {
+        for (let i = 0; i < 8; i++) ws.send(`40/n${i},`);
+        const joined = () => got.filter((m) => m.startsWith('40/')).map((m) => m.slice(3, m.indexOf(',')));
+        const left = () => got.filter((m) => m.startsWith('41/')).map((m) => m.slice(3, m.indexOf(',')));
+        await eventually(async () => joined().length === 8 && left().length === 3);
+        expect(left()).toEqual(['n5', 'n6', 'n7']);
+        const refusals = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.preview.startsWith('refused'));
+        expect(refusals.map((r) => [r.level, r.detail.peer, r.detail.preview])).toEqual([
+          ['warning', '127.0.0.1 /n5', "refused: 5 namespaces are joined on this connection already, the server's limit; leave some first (later refusals on this connection are not recorded)"],
+        ]);
+        // The namespaces kept still answer; one left makes room for the next.
+        ws.send('42/n4,["hi"]');
+        await eventually(async () => got.includes('42/n4,["hi"]'));
+        ws.send('41/n0,');
+        await new Promise((r) => setTimeout(r, 100));
+        ws.send('40/n9,');
+        await eventually(async () => joined().includes('n9'));
+        await new Promise((r) => setTimeout(r, 100));
+        expect(left()).toEqual(['n5', 'n6', 'n7']);
+      } finally {
+        ws.close();
+      }
+    } finally {
+      SOCKETIO_LIMITS.namespacesPerConnection = 100;
+    }
   });
 
   it('disconnects a client owed more than 1,024 delayed replies, and drops a disconnected client\'s replies at once', async () => {

@@ -50,6 +50,14 @@ const OWED_WHY = `more than ${MAX_OWED.toLocaleString('en-US')} delayed replies 
 /** A client's Engine.IO connection, which its namespaces share. */
 type Connection = Socket['conn'];
 
+/**
+ * `namespacesPerConnection`: namespaces one connection may have joined at once. Any name a client
+ * joins is made for it, and one connection joining names in a loop held some 6 KB each (20,000:
+ * 115 MB) under a single place of the connection cap; an app joins a few. A field, not a
+ * constant, so tests can lower it.
+ */
+export const SOCKETIO_LIMITS = { namespacesPerConnection: 100 };
+
 class SocketIoKind implements HttpKindInstance {
   #state: State | undefined;
   #io: Server | undefined;
@@ -61,6 +69,8 @@ class SocketIoKind implements HttpKindInstance {
   readonly #sizes = new WeakMap<Socket, { bytesIn: number; bytesOut: number }>();
   /** Why the server closed a connection, for the close records of its namespaces. */
   readonly #closedWhy = new WeakMap<Connection, string>();
+  /** Each connection's namespaces joined now, and whether a join past the limit was recorded. */
+  readonly #joinedOn = new WeakMap<Connection, { count: number; refusedSaid: boolean }>();
 
   constructor(private readonly context: KindContext) {}
 
@@ -191,6 +201,7 @@ class SocketIoKind implements HttpKindInstance {
   }
 
   #joined(socket: Socket): void {
+    if (!this.#withinNamespaceLimit(socket)) return;
     const start = performance.now();
     const sizes = { bytesIn: 0, bytesOut: 0 };
     this.#sizes.set(socket, sizes);
@@ -253,6 +264,31 @@ class SocketIoKind implements HttpKindInstance {
       const shown = why === undefined ? reason : `${reason} (${why})`;
       traffic.add(messageRecord('socketio', id, 'exchange', { peer, event: 'close', preview: shown }, { start, ...sizes, ...(why === undefined ? {} : { level: 'warning' as const }) }));
     });
+  }
+
+  /**
+   * Counts `socket` on its connection; past SOCKETIO_LIMITS.namespacesPerConnection it is
+   * disconnected at once (its client told `io server disconnect` for that namespace, its other
+   * namespaces kept) and false is returned. The first refusal of a connection is recorded; a
+   * client joining in a loop would otherwise fill the traffic log.
+   */
+  #withinNamespaceLimit(socket: Socket): boolean {
+    const conn = socket.conn;
+    const joined = this.#joinedOn.get(conn) ?? { count: 0, refusedSaid: false };
+    this.#joinedOn.set(conn, joined);
+    const max = SOCKETIO_LIMITS.namespacesPerConnection;
+    if (joined.count < max) {
+      joined.count++;
+      socket.once('disconnect', () => joined.count--);
+      return true;
+    }
+    if (!joined.refusedSaid) {
+      joined.refusedSaid = true;
+      const preview = `refused: ${max.toLocaleString('en-US')} namespaces are joined on this connection already, the server's limit; leave some first (later refusals on this connection are not recorded)`;
+      this.context.traffic.add(messageRecord('socketio', this.context.id, 'exchange', { peer: peerOf(socket), event: 'error', preview }, { level: 'warning' }));
+    }
+    socket.disconnect(false);
+    return false;
   }
 
   #emit(socket: Socket, event: string, args: unknown[], rule?: number): void {
