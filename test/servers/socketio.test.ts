@@ -399,6 +399,40 @@ describe('Socket.IO server', () => {
     }
   });
 
+  it('keeps at most its limit of clients at once, long-polling sessions too (they hold no connection): a handshake past it is refused with why, recorded once, and one that leaves makes room', async () => {
+    SOCKETIO_LIMITS.sessions = 3;
+    try {
+      const { url, handle, server } = await ioServer({});
+      const base = `${url}/socket.io/?EIO=4&transport=polling`;
+      const handshake = async () => {
+        const answer = await fetch(base);
+        return { status: answer.status, text: await answer.text() };
+      };
+      const sids: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const { status, text } = await handshake();
+        expect(status).toBe(200);
+        sids.push(/"sid":"([^"]+)"/.exec(text)![1]!);
+      }
+      expect(server.openStreams()).toBe(3);
+      const why = "3 Socket.IO clients are connected already, the server's limit; disconnect some, or spread the clients over a second server";
+      expect(await handshake()).toEqual({ status: 403, text: JSON.stringify({ code: 4, message: why }) });
+      // socket.io-client cannot connect either (its error names the transport only: the answer above says why).
+      const refused = connectClient(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+      clients.push(refused);
+      expect((await once<[Error]>(refused, 'connect_error'))[0].message).toBe('websocket error');
+      const records = (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.preview.startsWith('refused'));
+      expect(records.map((r) => [r.level, r.detail.preview])).toEqual([['warning', `refused: ${why} (later refusals until one is let in are not recorded)`]]);
+      // A client that leaves (Engine.IO's close packet) makes room for the next.
+      await fetch(`${base}&sid=${sids[0]}`, { method: 'POST', body: '1', headers: { 'content-type': 'text/plain;charset=UTF-8' } });
+      await eventually(async () => server.openStreams() === 2);
+      const next = await client(url, 'websocket');
+      expect(next.connected).toBe(true);
+    } finally {
+      SOCKETIO_LIMITS.sessions = 4096;
+    }
+  });
+
   it('disconnects a client owed more than 1,024 delayed replies, and drops a disconnected client\'s replies at once', async () => {
     const { url, handle, server } = await ioServer({ mode: 'rules', rules: [{ event: '*', replyEvent: 'late', replyArgs: '"x"', delayMs: 60_000 }] });
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;

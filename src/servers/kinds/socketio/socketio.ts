@@ -56,7 +56,15 @@ type Connection = Socket['conn'];
  * 115 MB) under a single place of the connection cap; an app joins a few. A field, not a
  * constant, so tests can lower it.
  */
-export const SOCKETIO_LIMITS = { namespacesPerConnection: 100 };
+export const SOCKETIO_LIMITS = {
+  namespacesPerConnection: 100,
+  /**
+   * Engine.IO sessions (clients) at once. A long-polling session holds no connection: it lives
+   * until its pings stop (some 45 s), so handshakes in a loop over one keep-alive connection made
+   * 10,000 a second (6 KB each) under no connection limit. As many as the port's connections.
+   */
+  sessions: 4096,
+};
 
 class SocketIoKind implements HttpKindInstance {
   #state: State | undefined;
@@ -107,9 +115,15 @@ class SocketIoKind implements HttpKindInstance {
     // Its handshake is refused instead, as any other origin's (no Origin: not a web page).
     // Any namespace a client names is made for it; without cleanupEmptyChildNamespaces each stayed
     // after its last client left, so joins to ever new names grew memory without bound.
+    // allowRequest is asked for handshakes only (a request with no session yet).
+    const allowRequest = (req: IncomingMessage, done: (error: string | null | undefined, success: boolean) => void) => {
+      const full = this.#sessionsFull(io, req);
+      if (full !== undefined) return done(full, false);
+      done(null, cors || this.#sameOrigin(req));
+    };
     const io = new Server(host, {
-      path, serveClient: false, allowEIO3: true, cleanupEmptyChildNamespaces: true,
-      ...(cors ? { cors: { origin: true, credentials: true } } : { allowRequest: (req: IncomingMessage, done: (error: string | null | undefined, success: boolean) => void) => done(null, this.#sameOrigin(req)) }),
+      path, serveClient: false, allowEIO3: true, cleanupEmptyChildNamespaces: true, allowRequest,
+      ...(cors ? { cors: { origin: true, credentials: true } } : {}),
     });
     const joined = (socket: Socket) => this.#joined(socket);
     io.on('connection', joined);
@@ -117,6 +131,25 @@ class SocketIoKind implements HttpKindInstance {
     io.engine.on('connection', (conn: Connection) => this.#boundBacklog(conn));
     this.#io = io;
     this.#host = host;
+  }
+
+  /** Whether a burst of handshakes refused for SOCKETIO_LIMITS.sessions has been recorded: once, until one is let in again. */
+  #fullSaid = false;
+
+  /**
+   * Why a handshake is refused when SOCKETIO_LIMITS.sessions are open (the client's connect_error
+   * says it), recorded for the first of a burst; undefined when there is room.
+   */
+  #sessionsFull(io: Server, req: IncomingMessage): string | undefined {
+    const max = SOCKETIO_LIMITS.sessions;
+    if (io.engine.clientsCount < max) return void (this.#fullSaid = false);
+    const why = `${max.toLocaleString('en-US')} Socket.IO clients are connected already, the server's limit; disconnect some, or spread the clients over a second server`;
+    if (!this.#fullSaid) {
+      this.#fullSaid = true;
+      const peer = `${req.socket?.remoteAddress ?? '?'}:${req.socket?.remotePort ?? 0}`;
+      this.context.traffic.add(messageRecord('socketio', this.context.id, 'exchange', { peer, event: 'error', preview: `refused: ${why} (later refusals until one is let in are not recorded)` }, { level: 'warning' }));
+    }
+    return why;
   }
 
   /** `sameOrigin`, and a refusal recorded as a warning, so the traffic log says why a page could not connect. */
