@@ -157,7 +157,7 @@ describe('ferry import and ferry update with an OpenAPI URL', () => {
     }
   });
 
-  it('refuses to write through a linked folder: exit 1, a message, nothing written', async () => {
+  it('refuses to write through a linked folder: exit 2 (as an import does), a message saying what to do, nothing written', async () => {
     const ws = await tempWorkspace();
     try {
       const run = (...args: string[]) => main(['-w', ws, ...args], { output: { out: () => {}, err: (t) => (err += `${t}\n`), color: false } });
@@ -167,8 +167,8 @@ describe('ferry import and ferry update with an OpenAPI URL', () => {
       await fs.rename(path.join(ws, 'specs'), elsewhere);
       await fs.symlink(elsewhere, path.join(ws, 'specs'));
       const before = await listFiles(ws);
-      expect(await run('update', 'Remote', '--from', `${base}/v2/openapi.yaml`)).toBe(1);
-      expect(err).toMatch(/^ferry: The update was not written: specs is a symbolic link, and Ferry never follows links\.$/m);
+      expect(await run('update', 'Remote', '--from', `${base}/v2/openapi.yaml`)).toBe(2);
+      expect(err).toMatch(/^ferry: Not updated: specs is a symbolic link, and Ferry never follows links\. Put the real folder or file in its place \(remove the link, then move or copy what it points to here\), then update again\. Nothing was written\.$/m);
       expect(err).not.toMatch(/\n\s+at /); // no stack trace
       expect(await listFiles(ws)).toEqual(before);
       await fs.rm(elsewhere, { recursive: true, force: true });

@@ -55,4 +55,22 @@ describe('ferry update with hostile inputs', () => {
     }
     expect(await snapshot(ws, outside)).toEqual(before);
   });
+
+  it('specs/ or the kept document a symbolic link: refused before anything is written, in a dry run too, exit code 2, saying what to do', async () => {
+    for (const link of ['specs', 'specs/Pets.yaml']) {
+      const { ws, outside } = await imported();
+      await fs.rename(path.join(ws, link), path.join(outside, 'moved'));
+      await fs.symlink(path.join(outside, 'moved'), path.join(ws, link));
+      await fs.writeFile(path.join(ws, 'api', 'openapi.yaml'), V2);
+      const before = await snapshot(ws, outside);
+      const pets = await folderSnapshot(path.join(ws, 'requests', 'Pets'));
+      for (const dryRun of [[], ['--dry-run']]) {
+        const result = await ferry(['-w', ws, 'update', 'Pets', ...dryRun]);
+        expect(result.stderr).toBe(`ferry: Not updated: ${link} is a symbolic link, and Ferry never follows links. Put the real folder or file in its place (remove the link, then move or copy what it points to here), then update again. Nothing was written.\n`);
+        expect(result.code).toBe(2);
+      }
+      expect(await snapshot(ws, outside)).toEqual(before);
+      expect(await folderSnapshot(path.join(ws, 'requests', 'Pets'))).toEqual(pets);
+    }
+  });
 });

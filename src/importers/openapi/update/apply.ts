@@ -32,7 +32,7 @@ async function applyLocked(root: string, plan: UpdatePlan, signal: AbortSignal |
   const modes = new Map<string, number>();
   for (const target of [...plan.writes.map((w) => w.file), ...plan.deletes]) {
     const problem = await checkNoSymlinks(root, rel(target));
-    if (problem) throw new UpdateWriteError(`The update was not written: ${problem}.`);
+    if (problem) throw new UpdateWriteError(`The update was not written: ${problem}. Put the real folder or file in its place (remove the link, then move or copy what it points to here), then update again.`);
     const existing = await fs.lstat(target).catch(() => undefined);
     if (!existing?.isFile()) continue;
     const mode = existing.mode & 0o7777;

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deepEqual, parseResource, type RequestFile } from '../../../model/index.js';
 import {
-  ENVIRONMENTS_DIR, FOLDER_FILE, findFolder, formatWarning, openWorkspace, readTextFile, REQUESTS_DIR, resourceText, SPECS_DIR,
+  checkNoSymlinks, ENVIRONMENTS_DIR, FOLDER_FILE, findFolder, formatWarning, openWorkspace, readTextFile, REQUESTS_DIR, resourceText, SPECS_DIR,
   isSymbolicLink, stripYaml, uniqueFileName, walkRequests, yamlTooLarge, type FolderNode, type Workspace,
 } from '../../../workspace/index.js';
 import { isUnknownFieldsWarning } from '../../../workspace/warning-text.js';
@@ -132,6 +132,12 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   warnings.push(...env.warnings);
   if (env.among > 1) warnings.push(`${env.among} environments are named "${env.name}"; this update uses ${env.file}, the one that holds most of this folder's values from the previous document.`);
 
+  // Nothing through a link (a repository's `specs -> ~/.config/app`): said now, in the preview's
+  // place and in a dry run, with what to do; applyUpdate checks again right before it writes.
+  for (const target of [...writes.map((w) => w.file), ...deletes]) {
+    const linked = await checkNoSymlinks(ws.root, path.relative(ws.root, target));
+    if (linked) throw new ImportError(`Not updated: ${linked}. Put the real folder or file in its place (remove the link, then move or copy what it points to here), then update again. Nothing was written.`);
+  }
   // One write per file: the journal stages each file once (a second would collide with the first).
   const files = new Set<string>();
   for (const write of writes) {
