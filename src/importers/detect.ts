@@ -187,11 +187,19 @@ function nestsDeeperThan(document: unknown, limit: number): boolean {
   return false;
 }
 
-/** `depth`: how deeply the parser saw the document's nodes nest, when it counted (then no walk is needed to know). */
-function detectDocument(document: unknown, format: 'json' | 'yaml', depth?: number): Detected {
+/**
+ * Refuses a document nested deeper than MAX_DOCUMENT_DEPTH (an import's and an update's one check).
+ * `depth`: how deeply the parser saw its nodes nest, when it counted (then no walk is needed to
+ * know); `what` names it, `outcome` ends the sentence (`it was not imported`).
+ */
+export function checkDocumentDepth(document: unknown, depth: number | undefined, what = 'The file', outcome = 'it was not imported'): void {
   if ((depth === undefined || depth > MAX_DOCUMENT_DEPTH) && nestsDeeperThan(document, MAX_DOCUMENT_DEPTH)) {
-    throw new ImportError(`The file nests lists and objects more than ${MAX_DOCUMENT_DEPTH.toLocaleString('en')} levels deep, which no export or API document does; it was not imported.`);
+    throw new ImportError(`${what} nests lists and objects more than ${MAX_DOCUMENT_DEPTH.toLocaleString('en')} levels deep, which no export or API document does; ${outcome}.`);
   }
+}
+
+function detectDocument(document: unknown, format: 'json' | 'yaml', depth?: number): Detected {
+  checkDocumentDepth(document, depth);
   if (Array.isArray(document)) {
     // Old globals exports are a bare list of {key, value}.
     if (document.length === 0) throw refuseUnknown('an empty JSON list');

@@ -6,18 +6,27 @@
 import {
   isObject, isYamlSyntaxError, MAX_DOCUMENT_BYTES, MAX_YAML_ALIASES, parseDocumentText, specVersionOf, type DocumentData, type JsonObject, type SpecVersionInfo,
 } from '../../openapi-document/index.js';
+import { checkDocumentDepth } from '../detect.js';
 import { ImportError } from '../types.js';
 
 export { specVersionOf };
 
-/** Parses document text. `label` names the input in messages (a file, a URL, `-`). */
-export function parseSpecText(text: string, label: string): DocumentData {
+/**
+ * Parses document text. `label` names the input in messages (a file, a URL, `-`); `outcome` ends
+ * a refusal's sentence: what did not happen (an import's, or an update's `nothing was updated`).
+ */
+export function parseSpecText(text: string, label: string, outcome = 'it was not imported'): DocumentData {
   if (Buffer.byteLength(text, 'utf8') > MAX_DOCUMENT_BYTES) {
-    throw new ImportError(`${label} is larger than 50 MB; Ferry does not import documents that large.`);
+    throw new ImportError(`${label} is larger than 50 MB; Ferry does not read API documents that large, so ${outcome}.`);
   }
+  let parsed: DocumentData;
   try {
-    return parseDocumentText(text, { prettyErrors: true });
+    parsed = parseDocumentText(text, { prettyErrors: true });
   } catch (error) {
+    // The YAML reader reports its own stack overflow as a syntax error at the place it gave up.
+    if (/Maximum call stack/i.test((error as Error).message)) {
+      throw new ImportError(`${label} nests lists and objects too deeply for the YAML reader, which no API document does; ${outcome}.`);
+    }
     if (isYamlSyntaxError(error)) {
       const pos = error.linePos?.[0];
       const where = pos ? `${label}:${pos.line}:${pos.col}` : label;
@@ -25,11 +34,13 @@ export function parseSpecText(text: string, label: string): DocumentData {
     }
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
       throw new ImportError(
-        `${label} expands YAML aliases more than ${MAX_YAML_ALIASES} times, which is how a small file becomes gigabytes (a "YAML bomb"); it was not imported.`,
+        `${label} expands YAML aliases more than ${MAX_YAML_ALIASES} times, which is how a small file becomes gigabytes (a "YAML bomb"); ${outcome}.`,
       );
     }
     throw new ImportError(`${label}: the document does not parse as JSON or YAML: ${(error as Error).message}.`);
   }
+  checkDocumentDepth(parsed.data, parsed.depth, label, outcome);
+  return parsed;
 }
 
 /** The document's version, or an `ImportError` explaining what the data is instead. */

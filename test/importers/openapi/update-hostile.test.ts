@@ -42,6 +42,29 @@ async function imported(): Promise<{ ws: string; outside: string }> {
 }
 
 describe('ferry update with hostile inputs', () => {
+  it('a YAML bomb and a document nested past the import limit are refused as an import refuses them, in the words of an update; nothing is written', async () => {
+    const { ws, outside } = await imported();
+    const bomb = ['openapi: 3.0.3', 'a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 8; i++) bomb.push(`b${i}: &b${i} [${Array(10).fill(i === 1 ? '*a' : `*b${i - 1}`).join(', ')}]`);
+    await fs.writeFile(path.join(ws, 'bomb.yaml'), `${bomb.join('\n')}\ninfo: {title: Pets, version: "2"}\npaths: {}\n`);
+    // Deeper than MAX_DOCUMENT_DEPTH (1,000), which an import refuses, and deep enough to overflow the YAML reader.
+    for (const [name, levels] of [['deep.yaml', 1500], ['deeper.yaml', 6000]] as const) {
+      await fs.writeFile(path.join(ws, name), `${V2}x-deep: ${'['.repeat(levels)}${']'.repeat(levels)}\n`);
+    }
+    const before = await snapshot(ws, outside);
+    const update = (file: string) => ferry(['-w', ws, 'update', 'Pets', '--from', path.join(ws, file)]);
+    const bombed = await update('bomb.yaml');
+    expect(bombed.code).toBe(2);
+    expect(bombed.stderr).toMatch(/bomb\.yaml expands YAML aliases more than 1000 times, which is how a small file becomes gigabytes \(a "YAML bomb"\); nothing was updated\.\n$/);
+    const deep = await update('deep.yaml');
+    expect(deep.code).toBe(2);
+    expect(deep.stderr).toMatch(/deep\.yaml nests lists and objects more than 1,000 levels deep, which no export or API document does; nothing was updated\.\n$/);
+    const deeper = await update('deeper.yaml');
+    expect(deeper.code).toBe(2);
+    expect(deeper.stderr).toMatch(/deeper\.yaml nests lists and objects (more than 1,000 levels deep|too deeply for the YAML reader), which no (export or )?API document does; nothing was updated\.\n$/);
+    expect(await snapshot(ws, outside)).toEqual(before);
+  });
+
   it('a folder that is a symbolic link is named as one, not as missing; nothing is written', async () => {
     const { ws, outside } = await imported();
     await fs.rename(path.join(ws, 'requests', 'Pets'), path.join(outside, 'Pets'));
