@@ -21,8 +21,22 @@ export const TLS_CODES = new Set([
 
 export type ErrnoLike = NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
 
-/** The HTTP parser's words (llhttp's, in undici and node:http) for a header name or value holding a character HTTP does not allow. */
-const HEADER_CHAR = /Invalid header (?:value|field) char/i;
+/**
+ * The HTTP parser's words (llhttp's, in undici and node:http) for a header name or value holding a
+ * character HTTP does not allow: "Invalid header token" is a response's header name.
+ */
+const HEADER_CHAR = /Invalid header (?:(?:value|field) char|token)/i;
+
+/**
+ * The text of an HTTP parser error from undici that carries no code, or undefined. undici 7 loses
+ * the parser's code (it looks the number up in a table keyed by name), so only the text says what.
+ */
+function codelessParserError(error: unknown): string | undefined {
+  for (const e of errorChain(error, 3) as Array<{ name?: unknown; code?: unknown; message?: unknown }>) {
+    if (e?.name === 'HTTPParserError' && !e.code && typeof e.message === 'string') return e.message;
+  }
+  return undefined;
+}
 
 /** The error code of a socket error, or of the error it wraps. */
 export function errorCode(error: unknown): string {
@@ -37,8 +51,10 @@ export function errorCode(error: unknown): string {
  */
 export function connectionError(error: unknown, host: string, hostname: string): SendError | undefined {
   const err = error as ErrnoLike;
-  const code = errorCode(error);
-  const message = err?.message ?? String(error);
+  const parserText = errorCode(error) ? undefined : codelessParserError(error);
+  // The parser's code for a header character, which the text names; any other parser text stays codeless.
+  const code = errorCode(error) || (parserText && HEADER_CHAR.test(parserText) ? 'HPE_INVALID_HEADER_TOKEN' : '');
+  const message = parserText ?? err?.message ?? String(error);
   if (code === 'ECONNREFUSED') {
     return new SendError(`connection refused by ${host}: nothing is listening there. Is the server running, and is the port right?`, 'refused');
   }
@@ -80,8 +96,8 @@ export function connectionError(error: unknown, host: string, hostname: string):
   }
   // Node's HTTP parser refused the answer (a WebSocket upgrade, Socket.IO's or MCP's requests):
   // the port most often belongs to something else.
-  if (code.startsWith('HPE_')) {
-    return new SendError(`${host} answered something that is not valid HTTP: ${message.split('\n')[0]!.trim()} (${code}); check the URL's port.`, 'protocol');
+  if (code.startsWith('HPE_') || parserText) {
+    return new SendError(`${host} answered something that is not valid HTTP: ${message.split('\n')[0]!.trim()}${code ? ` (${code})` : ''}; check the URL's port.`, 'protocol');
   }
   return undefined;
 }
