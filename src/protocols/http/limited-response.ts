@@ -3,11 +3,16 @@
  * clients that read a body themselves: the GraphQL over SSE library and the MCP SDK buffer a
  * message until its end, so a server that never ends one would otherwise fill memory.
  */
-import { Response as UndiciResponse, type Response } from 'undici';
 import { maxResponseBytes } from '../response-limit.js';
 
-/** `onTooLarge` is told once, when the body passes the limit (0: no limit, the answer as it is). */
-export function limitedResponse(response: Response, maxResponseMb: number, onTooLarge: () => void): Response {
+/** What is read of a fetch Response: undici's (the MCP SDK's, from fetch-on.ts) or Node's global one (GraphQL over SSE). */
+type AnyResponse = { readonly body: unknown; readonly status: number; readonly statusText: string; readonly headers: unknown };
+
+/**
+ * `onTooLarge` is told once, when the body passes the limit (0: no limit, the answer as it is).
+ * The limited answer is made with the answer's own class, so this file loads no fetch of its own.
+ */
+export function limitedResponse<R extends AnyResponse>(response: R, maxResponseMb: number, onTooLarge: () => void): R {
   const limit = maxResponseBytes(maxResponseMb);
   if (limit === 0 || !response.body) return response;
   let seen = 0;
@@ -24,5 +29,6 @@ export function limitedResponse(response: Response, maxResponseMb: number, onToo
       },
     }),
   );
-  return new UndiciResponse(body as unknown as ConstructorParameters<typeof UndiciResponse>[0], { status: response.status, statusText: response.statusText, headers: response.headers });
+  const Made = response.constructor as new (body: unknown, init: { status: number; statusText: string; headers: unknown }) => R;
+  return new Made(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }

@@ -4,9 +4,9 @@
  * its cookie helpers Node's own bundled fetch as well; a direct HTTP send needs 23 of those files.
  * The paths are the files the index re-exports for the pinned undici 7
  * (test/protocols/undici-parts.test.ts checks they are the same classes). `ProxyAgent` comes from
- * the index: it tunnels with the `connect` method the index adds to every dispatcher. Code that
- * needs a fetch Response (support/fetch-on.ts for OAuth 2.0, MCP and Socket.IO; GraphQL over SSE)
- * imports `undici` itself.
+ * the index: it tunnels with the `connect` method the index adds to every dispatcher.
+ * support/fetch-on.ts (OAuth 2.0, MCP, Socket.IO) imports `undici` itself; GraphQL over SSE makes
+ * Node's global Response.
  */
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { lazyRequire } from '../../support/lazy-require.js';

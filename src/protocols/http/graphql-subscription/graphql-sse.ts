@@ -7,9 +7,10 @@
  * again, as for any HTTP request. A refusal whose body is a GraphQL
  * `errors` list (a query the server does not validate) ends the stream with `error`, as the
  * WebSocket protocols' `error` message does; other refusals fail the send with the server's words.
+ * The library's fetch answers are Node's global Response: undici's package index would load all of
+ * undici (110 files) for that one class.
  */
 import { STATUS_CODES } from 'node:http';
-import { Response as UndiciResponse, type Response, type RequestInit } from 'undici';
 import { DEFAULT_SETTINGS } from '../../../model/index.js';
 import type { PreparedHeader, PreparedRequest, PreparedSettings } from '../../../request/prepared.js';
 import { describeSocketError } from '../../connection-errors.js';
@@ -174,7 +175,7 @@ async function postThroughClient(prepared: PreparedRequest, input: string, init:
       streamBody: (status, answerHeaders) => {
         if (status < 200 || status > 299) return undefined;
         streaming = true;
-        resolve(new UndiciResponse(body as unknown as ConstructorParameters<typeof UndiciResponse>[0], { status, statusText: STATUS_CODES[status] ?? '', headers: answerHeaders as [string, string][] }));
+        resolve(new Response(body, { status, statusText: STATUS_CODES[status] ?? '', headers: answerHeaders as [string, string][] }));
         return {
           discards: true,
           start: (end) => void (finish = end),
@@ -187,7 +188,7 @@ async function postThroughClient(prepared: PreparedRequest, input: string, init:
     }).then(
       (result) => {
         if (streaming && !cancelled) controller.close();
-        else resolve(new UndiciResponse(Buffer.from(result.body), { status: result.status, statusText: result.statusText, headers: result.headers }));
+        else resolve(new Response(Buffer.from(result.body), { status: result.status, statusText: result.statusText, headers: result.headers }));
       },
       (error: unknown) => {
         if (!streaming) reject(error);
