@@ -15,7 +15,7 @@ import { loadClientTls } from '../request/client-tls-files.js';
 import { tlsOptionsForUrl, type ClientTls } from '../request/client-tls.js';
 import { DataFileError, readDataFile, rowText, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
-import { formatWarning, loadTargetPath, walkRequests, type Workspace } from '../workspace/index.js';
+import { entriesHere, formatWarning, loadTargetPath, walkRequests, type Workspace } from '../workspace/index.js';
 import { markerFor } from './fill.js';
 import { rowsOf, type Segment } from './segment.js';
 import { checkStages, StageError, totalSeconds, type Stage } from './stages.js';
@@ -99,12 +99,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   if (!entry) {
     const broken = workspace.warnings.find((w) => w.file === `loadtests/${id}.yaml`);
     if (broken) throw new LoadInputError(`Load test "${id}" cannot be used: ${formatWarning(broken)}`);
-    const ids = workspace.loadtests.map((e) => e.id);
-    // Files that do not read are load tests too (spec 2.1.9): named, not left out of the answer.
-    const unreadable = workspace.warnings.filter((w) => /^loadtests\/[^/]+\.yaml$/i.test(w.file) && !ids.includes(w.file.slice(10, -5))).map((w) => w.file.slice(10, -5));
-    const here = ids.length ? `Load tests here: ${ids.join(', ')}.` : unreadable.length ? 'No load test here can be used.' : 'This workspace has no load tests (loadtests/*.yaml).';
-    const others = unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : '';
-    throw new LoadInputError(`No load test "${id}". ${here}${others}`);
+    throw new LoadInputError(`No load test "${id}". ${entriesHere(workspace, 'loadtest')}`);
   }
   const test = entry.value;
   const where = entry.file;

@@ -1,6 +1,6 @@
 /** Which environment a run or an export uses: `-e` by id or name, else the one active on this computer. */
 import type { WorkspaceData } from '../appdata/index.js';
-import { formatWarning, type Workspace } from '../workspace/index.js';
+import { entriesHere, formatWarning, type Workspace } from '../workspace/index.js';
 import { NoEnvironmentError, RunError } from './errors.js';
 
 /**
@@ -29,11 +29,7 @@ export async function resolveEnvironment(
   const file = `environments/${wanted}.yaml`.toLowerCase();
   const broken = workspace.warnings.find((w) => w.file.toLowerCase() === file);
   if (broken) throw new RunError(`Environment "${wanted}" cannot be used: ${formatWarning(broken)}`);
-  const known = workspace.environments.map((e) => e.id);
-  // Files that do not read are environments too (spec 2.1.9): named, not left out of the answer.
-  const unreadable = workspace.warnings.filter((w) => /^environments\/[^/]+\.yaml$/i.test(w.file) && !known.includes(w.file.slice(13, -5))).map((w) => w.file.slice(13, -5));
-  const here = known.length ? `Environments here: ${known.join(', ')}.` : unreadable.length ? 'No environment here can be used.' : 'This workspace has no environments (environments/*.yaml).';
-  throw new NoEnvironmentError(wanted, `${here}${unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : ''}`);
+  throw new NoEnvironmentError(wanted, entriesHere(workspace, 'environment'));
 }
 
 /** The line `run`, `serve` and `load` print when they use the active environment (no `-e`). */

@@ -13,6 +13,7 @@ import { NameError, requireSavedName } from './requests.js';
 import { readResource } from './read-resource.js';
 import { saveResource, type SaveOptions } from './save.js';
 import { isYamlFile, stripYaml } from './tree.js';
+import type { Workspace } from './types.js';
 
 const FOLDERS = { environment: ENVIRONMENTS_DIR, server: SERVERS_DIR, loadtest: LOADTESTS_DIR } as const;
 type EntryKind = keyof typeof FOLDERS;
@@ -42,6 +43,28 @@ async function takenIds(dir: string, except?: string): Promise<string[]> {
 function requireName(name: unknown): void {
   const problem = checkNewDisplayName(name);
   if (problem) throw new NameError(problem);
+}
+
+const LISTS = { environment: 'environments', server: 'servers', loadtest: 'loadtests' } as const;
+const WORDS = {
+  environment: ['Environments', 'environment'],
+  server: ['Servers', 'server'],
+  loadtest: ['Load tests', 'load test'],
+} as const;
+
+/**
+ * What a refusal of an unknown id says is there (spec 2.1.9: a file that does not read is shown
+ * too): the ids that can be used, then those of files that cannot be read, or that there are none.
+ */
+export function entriesHere(workspace: Workspace, kind: EntryKind): string {
+  const known = workspace[LISTS[kind]].map((e) => e.id);
+  const folder = `${FOLDERS[kind]}/`;
+  const unreadable = workspace.warnings
+    .map((w) => (w.file.startsWith(folder) && /^[^/]+\.yaml$/i.test(w.file.slice(folder.length)) ? w.file.slice(folder.length, -'.yaml'.length) : undefined))
+    .filter((id): id is string => id !== undefined && !known.includes(id));
+  const [plural, singular] = WORDS[kind];
+  const here = known.length ? `${plural} here: ${known.join(', ')}.` : unreadable.length ? `No ${singular} here can be used.` : `This workspace has no ${plural.toLowerCase()} (${folder}*.yaml).`;
+  return `${here}${unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : ''}`;
 }
 
 /** Saves a new environment, server or load test; returns its id. The folder is created on first save. */
