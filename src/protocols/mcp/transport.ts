@@ -11,9 +11,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { limitedResponse } from '../http/limited-response.js';
 import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
-import { fetchOn } from '../../support/fetch-on.js';
 import { loadOnce } from '../../support/load-once.js';
 import type { SendContext } from '../kind.js';
+import { preparedFetch } from '../prepared-fetch.js';
 import { commandWords, programRefused, type ProgramSpec } from '../programs.js';
 import { SendError } from '../send-error.js';
 import { maxResponseBytes } from '../response-limit.js';
@@ -77,7 +77,7 @@ export function httpTransport(which: 'streamableHttp' | 'sse', prepared: Prepare
   }
   // Ferry's pools (and so verifyTls, its limits and the run's proxy, or none with settings.proxy: false), not the global fetch.
   // undici's fetch would refuse the Fetch standard's "bad ports" (fetch-on.ts).
-  const send = fetchOn(context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false), maxResponseBytes(context.maxResponseMb));
+  const send = preparedFetch(prepared, context);
   const again = prepared.signEachHop;
   const url = new URL(prepared.url);
   // A request whose answer ended without it fails at once (the SDK waits on); an HTTP+SSE stream that ends, ends the session.

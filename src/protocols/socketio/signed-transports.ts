@@ -11,9 +11,8 @@
 import type { ClientRequest } from 'node:http';
 import type { Fetch, NodeWebSocket } from 'socket.io-client';
 import type { PreparedBody, PreparedRequest } from '../../request/prepared.js';
-import { fetchOn } from '../../support/fetch-on.js';
 import type { SendContext } from '../kind.js';
-import { maxResponseBytes } from '../response-limit.js';
+import { preparedFetch } from '../prepared-fetch.js';
 import { SendError } from '../send-error.js';
 import { signHop, signThenSend } from '../sign-hop.js';
 import type { PollRequest } from './polling.js';
@@ -28,7 +27,7 @@ type TransportClass = typeof NodeWebSocket | typeof Fetch;
  */
 export function signedTransports(again: Again, prepared: PreparedRequest, context: SendContext, names: readonly ('websocket' | 'polling')[], webSocket: typeof NodeWebSocket, polling: (request: PollRequest) => typeof Fetch): TransportClass[] {
   // Made on undici's request: its fetch refuses the Fetch standard's "bad ports" (6000, 6665–6669, 10080…).
-  const send = fetchOn(context.agents.get(prepared.settings?.verifyTls !== false, 'auto', prepared.settings?.proxy === false), maxResponseBytes(context.maxResponseMb));
+  const send = preparedFetch(prepared, context);
   const couldNotSign = (method: string, url: URL) => (reason: string) => new SendError(`the Socket.IO ${method} to ${url.host}${url.pathname} could not be signed: ${reason}`, 'other');
   const sign = (method: string, url: URL, headers: Record<string, unknown>, bytes?: Buffer) => {
     const pairs = Object.entries(headers).map(([name, value]) => [name, String(value)] as [string, string]);
