@@ -5,7 +5,7 @@
  * `configure`; a request costs one match and one rendering.
  */
 import { performance } from 'node:perf_hooks';
-import type { MockRoute, ServerFile } from '../../../model/index.js';
+import { kindSection, type MockRoute, type ServerFile } from '../../../model/index.js';
 import { compile, type RenderContext, RequestValues, type VariableScope } from '../../../template/index.js';
 import { ServerError } from '../../errors.js';
 import { type AnyRequest, type AnyResponse, answerable, destroyConnection, firstHeader, forgetStatusMessage, type HeaderValues, mayHaveBody } from '../../http-types.js';
@@ -66,7 +66,7 @@ function http2Headers(shared: HeaderValues): HeaderValues {
 }
 
 export function compileMock(server: ServerFile, variables: VariableScope, file: string, root?: string): MockState {
-  const section = server.http ?? { routes: [], fallback: 'notFound' as const, cors: false, openapi: undefined };
+  const section = kindSection(server, 'http');
   const link = linkOpenApi(section.openapi, root, file);
   const routes: CompiledRoute[] = [];
   section.routes.forEach((route, index) => {
