@@ -113,6 +113,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     const panel = page.getByLabel('Servers', { exact: true });
     const file = path.join(ws.root, 'servers/chat.yaml');
     const before = await fs.readFile(file, 'utf8');
+    // Its traffic alone (the rename below: the filter and the rows follow the new id).
+    await panel.getByLabel('Traffic of').selectOption('chat');
     await panel.getByRole('button', { name: 'Edit Chat' }).click();
     const editor = page.getByRole('dialog', { name: 'Server editor' });
     const yaml = editor.getByLabel('websocket section (YAML)');
@@ -160,6 +162,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     // Saved, nothing left to lose: Esc closes it at once.
     await page.keyboard.press('Escape');
     await expect.poll(() => editor.count()).toBe(0);
+    // Its traffic so far follows the new id, and so does the filter.
+    expect(await panel.getByLabel('Traffic of').inputValue()).toBe('Chat room');
+    const rows = panel.getByRole('table', { name: 'Traffic' });
+    expect(await rows.textContent()).toContain('hello from a real client');
+    expect(await rows.locator('tbody tr td:nth-child(2)').allTextContents()).not.toContain('chat');
+    await panel.getByLabel('Traffic of').selectOption('');
     // The running server started again under its new id, with the rule.
     const url = (await page.getByTestId('server-url-Chat room').textContent())!;
     const client = new WebSocket(url.replace(/^http/, 'ws'));

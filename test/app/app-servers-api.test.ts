@@ -329,6 +329,14 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
     it('a new name renames the file, so the id (2.1.4): a running server starts again under it, and this computer knows it by it', async () => {
       const view = (await client.call('GET', '/api/server?id=raw')).body as ServerEditorView;
       const raw = await started(client, 'raw');
+      // Traffic before the rename: shown under the new id after it, as a load test's history follows it.
+      const before = net.connect(portOf(raw.url!), '127.0.0.1');
+      await new Promise<void>((resolve, reject) => before.once('connect', resolve).once('error', reject));
+      before.write('hello\n');
+      const trafficOf = async (id: string) => ((await client.call('GET', '/api/servers/traffic')).body as TrafficView[]).filter((t) => t.server === id);
+      await until('the traffic of raw', async () => (await trafficOf('raw')).length > 0);
+      before.destroy();
+      const earlier = (await trafficOf('raw')).length;
       const saved = await client.call('PUT', '/api/server', { id: 'raw', server: { ...view.server, name: 'Raw lines' }, sectionYaml: view.sectionYaml });
       expect(saved.status, saved.text).toBe(200);
       expect(saved.body).toMatchObject({ id: 'Raw lines', file: 'servers/Raw lines.yaml', server: { name: 'Raw lines' } });
@@ -350,6 +358,8 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
         const old = net.connect(portOf(raw.url!), '127.0.0.1');
         await expect(new Promise((resolve, reject) => old.once('connect', resolve).once('error', reject))).rejects.toThrow(/ECONNREFUSED/);
       }
+      expect(await trafficOf('raw')).toEqual([]);
+      expect((await trafficOf('Raw lines')).length).toBeGreaterThanOrEqual(earlier);
       // autoStart's record (2.11) moved to the new id.
       const known = new KnownServers(app.state.workspace.id, ws.root);
       const config = (await openWorkspace(ws.root)).servers.find((s) => s.id === 'Raw lines')!.value;

@@ -62,6 +62,12 @@ export class AppServers {
    * with `{{apiKey}}`, a panel send filled with one), and the page is shown traffic as `***`.
    */
   private readonly mask = new SecretMask();
+  /**
+   * Servers renamed with their file (2.1.4) since the app started: their traffic from before the
+   * rename is shown under the new id, as a load test's history follows it. Only records older than
+   * the rename: a server made later under the old name has traffic of its own.
+   */
+  private readonly renames: { from: string; to: string; at: number }[] = [];
 
   constructor(private readonly state: WorkspaceState, private readonly live: LiveChannel) {
     this.unsubscribe = this.traffic.subscribe((records) => live.publish({ type: 'traffic', records: records.map((r) => this.shown(r)) }));
@@ -80,7 +86,16 @@ export class AppServers {
 
   /** A traffic record as the page gets it: secret values as `***`. */
   shown(record: TrafficView): TrafficView {
-    return this.mask.size === 0 ? record : maskDeep(plainRecord(record), this.mask);
+    const server = this.idNow(record);
+    const view = server === record.server ? record : { ...plainRecord(record), server };
+    return this.mask.size === 0 ? view : maskDeep(plainRecord(view), this.mask);
+  }
+
+  /** The id of the server a record came from as it is now (after the renames since). */
+  private idNow(record: TrafficView): string {
+    let id = record.server;
+    for (const rename of this.renames) if (rename.from === id && record.time <= rename.at) id = rename.to;
+    return id;
   }
 
   /** Starts the servers marked autoStart whose configuration this computer knows; the others wait (2.11). */
@@ -315,6 +330,7 @@ export class AppServers {
    * returns why it did not start again, if it did not (the editor says it will not start like this).
    */
   private async renamed(from: string, to: string): Promise<string | undefined> {
+    this.renames.push({ from, to, at: Date.now() });
     const server = this.running.get(from);
     this.running.delete(from);
     this.waiting.delete(from);

@@ -5,7 +5,7 @@
  * one client or all. What differs by kind (its name, its traffic's direction words, the send's
  * hints, the editor's section hint) comes from `GET /api/server-kinds`: no kind is named here.
  */
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { type Dispatch, Fragment, type SetStateAction, useEffect, useRef, useState } from 'react';
 import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import { api } from './api.js';
 import { humanSize } from './ResponseViewer.js';
@@ -33,7 +33,7 @@ function TrafficDetail({ detail }: { detail: unknown }) {
 }
 
 /** `diskChanges` moves when workspace files change on disk (git, an editor): the list is read again. */
-export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { traffic: TrafficView[]; onTraffic: (rows: TrafficView[]) => void; diskChanges: number; onClose: () => void }) {
+export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { traffic: TrafficView[]; onTraffic: Dispatch<SetStateAction<TrafficView[]>>; diskChanges: number; onClose: () => void }) {
   const [servers, setServers] = useState<ServerView[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -98,6 +98,13 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
     } catch (e) {
       setError((e as Error).message);
     }
+  };
+
+  // Renamed with its file (2.1.4): its traffic so far, and the filter, follow it (the app's server
+  // shows older records under the new id too, routes-servers.ts).
+  const followRename = (from: string, to: string) => {
+    onTraffic((rows) => rows.map((t) => (t.server === from ? { ...t, server: to } : t)));
+    if (only === from) setOnly(to);
   };
 
   const shown = traffic.filter((t) => !only || t.server === only).slice(-TRAFFIC_SHOWN).reverse();
@@ -167,7 +174,7 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
           {shown.length === 0 && <tr><td colSpan={6} className="muted">No traffic yet: start a server and send it a request.</td></tr>}
         </tbody>
       </table>
-      {editing && <ServerEditor id={editing} kinds={kinds} diskChanges={diskChanges} onClose={() => setEditing(null)} onSaved={(saved) => { setEditing(saved); void refresh(); }} />}
+      {editing && <ServerEditor id={editing} kinds={kinds} diskChanges={diskChanges} onClose={() => setEditing(null)} onSaved={(saved) => { if (saved !== editing) followRename(editing, saved); setEditing(saved); void refresh(); }} />}
     </section>
   );
 }
