@@ -4,7 +4,7 @@
  * connections so that stopping really stops: open keep-alive connections, hung requests, event
  * streams and upgraded sockets are closed, not waited for; and it keeps at most
  * CONNECTION_CAPS.sharedHttp of them, each of HTTP/2 at most CONNECTION_CAPS.http2Streams
- * streams at once (connection-cap.ts). Own-socket kinds return the same
+ * streams at once (connection-cap.ts), and closes those idle too long (idle-connections.ts). Own-socket kinds return the same
  * `Listener` shape and word their bind errors with `bindFailure` (as a ServerError: `bindError`).
  */
 import http, { type IncomingMessage } from 'node:http';
@@ -14,6 +14,7 @@ import type { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { CONNECTION_CAPS, capConnections } from './connection-cap.js';
 import { ServerError } from './errors.js';
+import { closeIdleConnections, IDLE_TIMINGS } from './idle-connections.js';
 import { answerable, type AnyRequest, type AnyResponse, firstHeader, plainTextHeaders, rawPlainTextAnswer } from './http-types.js';
 import type { TlsMaterial } from './tls.js';
 
@@ -60,9 +61,13 @@ export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer
 export async function listen(options: ListenOptions): Promise<Listener> {
   const sockets = new Set<Socket>();
   const handler = options.host === '127.0.0.1' ? loopbackNamesOnly(options.handler, options.onRefused) : options.handler;
-  const server = options.tls
-    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true, settings: { maxConcurrentStreams: CONNECTION_CAPS.http2Streams } }, handler)
-    : http.createServer({ keepAliveTimeout: 5000 }, handler);
+  let server: http.Server | http2.Http2SecureServer;
+  if (options.tls) {
+    server = http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: true, settings: { maxConcurrentStreams: CONNECTION_CAPS.http2Streams } }, handler);
+    closeIdleConnections(server);
+  } else {
+    server = http.createServer({ keepAliveTimeout: IDLE_TIMINGS.http1Ms }, handler);
+  }
   const max = CONNECTION_CAPS.sharedHttp;
   const why = `${max.toLocaleString('en-US')} connections are open already, the server's limit; close some (a load test: fewer users or a lower maxInFlight), or spread the clients over a second server`;
   capConnections(server, max, why, options.onRefusedConnection ?? (() => {}));

@@ -5,8 +5,9 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import path from 'node:path';
 import { generate } from 'selfsigned';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CERT_FILE, KEY_FILE } from '../../src/servers/index.js';
+import { IDLE_TIMINGS } from '../../src/servers/idle-connections.js';
 import { loadTls } from '../../src/servers/tls.js';
 import type { ServerFile } from '../../src/model/index.js';
 import { readWhileSwapping } from '../support/link-swap.js';
@@ -110,6 +111,56 @@ describe('TLS', () => {
       new Promise((r) => setTimeout(() => r('timed out'), 300)),
     ]);
     expect(hang).toBe('timed out');
+  });
+
+  describe('idle connections', () => {
+    const defaults = { ...IDLE_TIMINGS };
+    afterEach(() => void Object.assign(IDLE_TIMINGS, defaults));
+
+    it('an HTTP/2 connection with no stream open is closed after the idle time (GOAWAY), one with a silent stream open is not; HTTP/1.1 over TLS gets the keep-alive time', async () => {
+      IDLE_TIMINGS.http2Ms = 300;
+      IDLE_TIMINGS.http1Ms = 300;
+      const made = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec', extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }] });
+      const root = await makeWorkspace({
+        servers: { i: { name: 'I', tls: { enabled: true, certPath: 'c.pem', keyPath: 'k.pem' }, http: { routes: [{ path: '/slow', delayMs: 1200, body: 'late' }, { path: '/now', body: 'now' }] } } },
+        files: { 'c.pem': made.cert, 'k.pem': made.private },
+      });
+      const url = (await serve(root)).servers[0]!.url;
+      const closedAfter = (session: http2.ClientHttp2Session, since: number) => new Promise<number>((resolve) => session.once('close', () => resolve(Date.now() - since)));
+
+      // Idle after one answer: closed by the server, with a GOAWAY.
+      const idle = http2.connect(url, { ca: made.cert });
+      idle.on('error', () => {});
+      const goaway = new Promise<boolean>((resolve) => idle.once('goaway', () => resolve(true)));
+      const answered = idle.request({ ':path': '/now' });
+      answered.resume();
+      await new Promise((resolve) => answered.once('end', resolve));
+      const idleClosed = await closedAfter(idle, Date.now());
+      expect(await goaway).toBe(true);
+      expect(idleClosed).toBeGreaterThanOrEqual(250);
+      expect(idleClosed).toBeLessThan(5000);
+
+      // A stream open four times longer than the idle time, silent all along: answered.
+      const busy = http2.connect(url, { ca: made.cert });
+      busy.on('error', () => {});
+      const slow = busy.request({ ':path': '/slow' });
+      let body = '';
+      slow.on('data', (chunk) => (body += chunk));
+      await new Promise((resolve) => slow.once('end', resolve));
+      expect(body).toBe('late');
+      expect(busy.closed).toBe(false);
+      await closedAfter(busy, Date.now()); // then idle, so closed
+
+      // HTTP/1.1 on the same port: a kept-alive connection closed after the keep-alive time (Node had none here).
+      const agent = new https.Agent({ keepAlive: true, ca: made.cert });
+      const socketClosed = await new Promise<number>((resolve, reject) => {
+        const req = https.get(`${url}/now`, { agent }, (res) => res.resume());
+        req.on('socket', (socket) => { const since = Date.now(); socket.once('close', () => resolve(Date.now() - since)); });
+        req.on('error', reject);
+      });
+      agent.destroy();
+      expect(socketClosed).toBeLessThan(5000);
+    });
   });
 
   it('generates a localhost certificate once and keeps it in the data folder', async () => {
