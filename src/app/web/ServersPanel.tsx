@@ -107,6 +107,10 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
     if (only === from) setOnly(to);
   };
 
+  // The Server column says the server's name, as the list and the filter do (its id, the file name, on hover).
+  const names = new Map(servers?.map((s) => [s.id, s.name]));
+  const nameOf = (id: string) => shownName(names.get(id) ?? id);
+
   const shown = traffic.filter((t) => !only || t.server === only).slice(-TRAFFIC_SHOWN).reverse();
   return (
     <section className="runner servers" aria-label="Servers">
@@ -162,7 +166,7 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
             <Fragment key={`${t.time}-${i}`}>
               <tr className={`${t.level === 'error' ? 'fail' : t.level === 'warning' ? 'warn' : ''} clickable`} aria-expanded={open === t} onClick={() => setOpen(open === t ? null : t)}>
                 <td>{new Date(t.time).toLocaleTimeString()}</td>
-                <td>{t.server}</td>
+                <td title={t.server}>{nameOf(t.server)}</td>
                 <td className="muted small">{directionWords(kinds, t.kind, t.direction)}</td>
                 <td>{t.summary}{t.note && <span className="muted"> ({t.note})</span>}</td>
                 <td>{Math.round(t.durationMs * 100) / 100} ms</td>
