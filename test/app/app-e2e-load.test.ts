@@ -214,6 +214,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     expect(await summary.getByTestId('load-verdict').textContent()).toBe('All thresholds passed.');
     // The chart of the finished run is the result's series.
     expect(Number(await page.getByTestId('chart-rps').getAttribute('data-points'))).toBe(result.series.length);
+    // The value axis is as wide as its longest label (a fixed width cut 10,000 to 0,000): the plot
+    // starts right of the widest req/s the run had, as uPlot words it.
+    const most = Math.max(...result.series.map((p) => p.count));
+    const room = await page.getByTestId('chart-rps').evaluate((figure, label) => {
+      const over = figure.querySelector<HTMLElement>('.u-over')!;
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", "Noto Sans", "Liberation Sans", Arial, sans-serif';
+      return { left: over.offsetLeft, label: ctx.measureText(label).width };
+    }, most.toLocaleString('en-US'));
+    expect(room.left, JSON.stringify(room)).toBeGreaterThan(room.label + 10);
     // Its lines take the theme's colours (3:1 on the chart, WCAG 1.4.11), and change with the theme.
     await page.evaluate(defineContrast);
     const lines = () => page.getByTestId('chart-rps').evaluate((figure) => {

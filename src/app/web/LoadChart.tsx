@@ -44,6 +44,21 @@ function themeColor(variable: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(variable).trim() || 'currentColor';
 }
 
+/**
+ * The value axis as wide as its longest label: uPlot's fixed 50 px cut `10,000` to `0,000` (req/s
+ * of a fast local server). uPlot calls it again once the labels change; after two rounds it keeps
+ * its last answer, so the layout settles.
+ */
+function valueAxisSize(self: uPlot, values: string[] | null, axisIndex: number, cycle: number): number {
+  const axis = self.axes[axisIndex]!;
+  const previous = (axis as { _size?: number })._size;
+  if (cycle > 1 && previous !== undefined) return previous;
+  const longest = (values ?? []).reduce((a, b) => (b.length > a.length ? b : a), '');
+  self.ctx.font = (axis.font as unknown as [string])?.[0] ?? self.ctx.font;
+  const text = longest === '' ? 0 : self.ctx.measureText(longest).width / (window.devicePixelRatio || 1);
+  return Math.ceil((axis.ticks?.size ?? 10) + (axis.gap ?? 5) + text + 4);
+}
+
 export function Chart({ title, x, lines, testId, height = 190 }: { title: string; x: number[]; lines: Line[]; testId: string; height?: number }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -58,7 +73,7 @@ export function Chart({ title, x, lines, testId, height = 190 }: { title: string
       width,
       height,
       scales: { x: { time: false } },
-      axes: [{ label: 's', stroke: 'currentColor' }, { stroke: 'currentColor' }],
+      axes: [{ label: 's', stroke: 'currentColor' }, { stroke: 'currentColor', size: valueAxisSize }],
       legend: { live: false },
       cursor: { drag: { x: false, y: false } },
       series: [{ label: 's' }, ...lines.map((l) => ({ label: l.label, stroke: themeColor(l.color), width: 1.5, spanGaps: false, ...(l.dash ? { dash: l.dash } : {}) }))],
