@@ -1,13 +1,15 @@
 /** The workspace file, `ferry.yaml` (spec 2.2). */
 import { z } from 'zod';
-import { list, section, text } from './declare.js';
+import { describe, list, section, text } from './declare.js';
+import { FORMAT_VERSION } from './constants.js';
 import { authSchema, keyValues, scriptsSchema, variableSchema } from './common.js';
 
 export { WORKSPACE_FILE, FORMAT_VERSION } from './constants.js';
 export const WORKSPACE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const workspaceSchema = section({
-  version: z.number({ error: 'expected the format version number, 1' }),
+  // Missing: read as this version (open.ts says so and sets it, so a save writes it); never the fields dropped.
+  version: z.number({ error: (issue) => versionProblem(issue.input) }).optional(),
   id: text()
     .refine((id) => WORKSPACE_ID_PATTERN.test(id), { error: 'must be 1 to 64 letters, digits, - or _' })
     .optional(),
@@ -19,3 +21,11 @@ export const workspaceSchema = section({
   docs: text().optional(),
 });
 export type WorkspaceFile = z.output<typeof workspaceSchema>;
+
+/** What is wrong with a `version` that is not a number: written in quotes (`"1"`), it says to drop them. */
+function versionProblem(input: unknown): string {
+  if (typeof input === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(input)) {
+    return `expected the format version number, ${FORMAT_VERSION}, got the text "${input}": write it without quotes (version: ${input.trim()})`;
+  }
+  return `expected the format version number, ${FORMAT_VERSION}, got ${describe(input)}`;
+}

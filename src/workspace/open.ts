@@ -257,6 +257,11 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
   if (!outcome.ok) return brokenWorkspaceFile(absolute, text, outcome.warning, warnings);
   if (outcome.warning) warnings.push(outcome.warning); // a name out of bounds: read as written
   const file = outcome.value;
+  // Without a version the file is read as this format's (its fields kept, not dropped), and said so
+  // (below: unless Ferry writes the line now, with the id).
+  const versionMissing = file.version === undefined;
+  file.version ??= FORMAT_VERSION;
+  const noVersion = () => warnings.push({ file: WORKSPACE_FILE, line: 1, column: 1, message: `no version: read as format version ${FORMAT_VERSION}. Add the line \`version: ${FORMAT_VERSION}\` (Ferry writes it the next time it saves this file).` });
   // A misspelt field (`varaibles:`) is kept but does nothing: said wherever the workspace's warnings are shown.
   const unknown = unknownFieldsWarning('workspace', WORKSPACE_FILE, file);
   if (unknown) warnings.push({ file: WORKSPACE_FILE, message: unknown.slice(WORKSPACE_FILE.length + 2) });
@@ -266,11 +271,15 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
     const { line, column } = yamlText.ok ? positionOf(yamlText.parsed, ['version']) : { line: 1, column: 1 };
     return brokenWorkspaceFile(absolute, text, { file: WORKSPACE_FILE, line, column, message: `version must be ${FORMAT_VERSION}, got ${file.version}` }, warnings);
   }
-  if (file.id) return { file: file as IdentifiedWorkspaceFile, written: false };
+  if (file.id) {
+    if (versionMissing) noVersion();
+    return { file: file as IdentifiedWorkspaceFile, written: false };
+  }
   file.id = randomUUID();
   try {
     await writeFileAtomic(filePath, resourceText('workspace', file, text));
   } catch (error) {
+    if (versionMissing) noVersion();
     // A read-only checkout still opens. The id then comes from the folder path, so this
     // computer's data for it stays the same from one open to the next.
     file.id = pathId(absolute);

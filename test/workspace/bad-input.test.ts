@@ -166,6 +166,9 @@ describe('bad input: each a clear message while the rest opens', () => {
       ['version: 1\nid: kept-id\nname: [unclosed\nheaders:\n  - key: X-Team\n    value: a\n', /^YAML syntax error: .*The workspace opens without this file's variables, auth, headers and scripts, and nothing is saved to it, until it is fixed\.$/],
       ['version: 1\nid: kept-id\nname: W\nheaders: 3\n', /^headers: expected a list, got number 3\. The workspace opens without/],
       ['version: 0\nid: kept-id\nname: W\n', /^version must be 1, got 0\. The workspace opens without/],
+      // In quotes, the version is text: the message says to drop them.
+      ['version: "1"\nid: kept-id\nname: W\n', /^version: expected the format version number, 1, got the text "1": write it without quotes \(version: 1\)\. The workspace opens without/],
+      ['version: "2"\nid: kept-id\nname: W\n', /^version: expected the format version number, 1, got the text "2": write it without quotes \(version: 2\)\./],
     ];
     for (const [text, message] of cases) {
       const root = await tempDir();
@@ -189,6 +192,26 @@ describe('bad input: each a clear message while the rest opens', () => {
     const first = await openWorkspace(root);
     expect(first.id).toMatch(/^path-[0-9a-f]{32}$/);
     expect((await openWorkspace(root)).id).toBe(first.id);
+  });
+
+  it('a ferry.yaml without version is read as version 1 with a warning: its variables, auth, headers and scripts are kept, and a write adds the line', async () => {
+    const text = 'id: kept-id\nname: No version\nvariables:\n  - key: base\n    value: http://127.0.0.1:9\nheaders:\n  - key: X-Team\n    value: a\nauth:\n  type: bearer\n  token: t\nscripts:\n  preRequest: pm.variables.set("x", 1);\n';
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), text);
+    const ws = await openWorkspace(root);
+    expect(ws.fileProblem).toBeUndefined();
+    expect(ws.file).toMatchObject({ version: 1, name: 'No version', variables: [{ key: 'base', value: 'http://127.0.0.1:9' }], headers: [{ key: 'X-Team', value: 'a' }], auth: { type: 'bearer', token: 't' } });
+    expect(ws.file.scripts?.preRequest).toBe('pm.variables.set("x", 1);');
+    expect(ws.warnings).toEqual([{ file: 'ferry.yaml', line: 1, column: 1, message: 'no version: read as format version 1. Add the line `version: 1` (Ferry writes it the next time it saves this file).' }]);
+    expect(await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8')).toBe(text); // nothing written by opening
+    // An empty `version:` is missing too, as any empty field is.
+    await fs.writeFile(path.join(root, 'ferry.yaml'), `version:\n${text}`);
+    expect((await openWorkspace(root)).warnings.map((w) => w.message)).toEqual([expect.stringMatching(/^no version: read as format version 1\./)]);
+    // Without an id either, Ferry writes the id, and the version with it: no warning then.
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'name: Neither\n');
+    const written = await openWorkspace(root);
+    expect(written.warnings).toEqual([]);
+    expect(await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8')).toBe(`version: 1\nid: ${written.id}\nname: Neither\n`);
   });
 
   it('version 2 is refused with the spec message', async () => {
