@@ -1,6 +1,6 @@
 /** Finding, creating and opening a workspace folder (spec 2.1–2.2, 7, 9). */
 import { createHash, randomUUID } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { lstatSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { makeDirs } from '../support/make-dirs.js';
 import { describeSystemError, fileProblemReason } from '../support/system-error.js';
@@ -10,7 +10,7 @@ import { readTextFile, writeFileAtomic } from './files.js';
 import { checkNewDisplayName } from './names.js';
 import type { ReadOutcomeOf } from './read-resource.js';
 import { secretValueKeys, warnSecretValues } from './secret-values.js';
-import { compareNames, isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, type TreeReader } from './tree.js';
+import { compareNames, isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, type TreeReader, ymlWarning } from './tree.js';
 import { selectRequests, SelectError } from './select.js';
 import { readRequestTreePart } from './tree-part.js';
 import { ListingCache, NeedsParsing, type ListingCacheOptions } from './listing-cache.js';
@@ -241,6 +241,7 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
     text = await readTextFile(filePath);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (hasYmlWorkspaceFile(absolute)) throw new WorkspaceError(ymlWorkspaceFileMessage(absolute));
       throw new WorkspaceError(`${absolute} is not a Ferry workspace: it has no ${WORKSPACE_FILE}. Create one with \`ferry init\`.`);
     }
     throw new WorkspaceError(`${filePath} cannot be read (${fileProblemReason(error)}); the workspace cannot open without it. It must be a file you may read.`);
@@ -357,7 +358,12 @@ async function readEntries<T extends { seq?: number }>(root: string, dir: string
     const entries = await fs.readdir(path.join(root, dir), { withFileTypes: true });
     names = [];
     for (const entry of entries) {
-      if (entry.name.startsWith('.') || !isYamlFile(entry.name)) continue;
+      if (entry.name.startsWith('.')) continue;
+      if (!isYamlFile(entry.name)) {
+        const yml = entry.isFile() ? ymlWarning(`${dir}/${entry.name}`) : undefined;
+        if (yml) warnings.push(yml);
+        continue;
+      }
       if (entry.isSymbolicLink()) {
         warnings.push({ file: `${dir}/${entry.name}`, message: symlinkMessage(`${dir}/${entry.name}`) });
       } else if (entry.isFile()) {
@@ -403,13 +409,31 @@ function workspaceFileLinkMessage(dir: string): string {
 
 /** The nearest folder from `start` up whose `ferry.yaml` is a symbolic link. */
 function linkedWorkspaceFile(start: string): string | undefined {
+  return walkUp(start, (dir) => isSymbolicLink(path.join(dir, WORKSPACE_FILE)));
+}
+
+/** The nearest folder from `start` up for which `holds` is true. */
+function walkUp(start: string, holds: (dir: string) => boolean): string | undefined {
   let current = path.resolve(start);
   for (;;) {
-    if (isSymbolicLink(path.join(current, WORKSPACE_FILE))) return current;
+    if (holds(current)) return current;
     const parent = path.dirname(current);
     if (parent === current) return undefined;
     current = parent;
   }
+}
+
+/** A workspace file named `ferry.yml` (a common spelling): never read, but the reason nothing opens. */
+function hasYmlWorkspaceFile(dir: string): boolean {
+  try {
+    return lstatSync(path.join(dir, 'ferry.yml')).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function ymlWorkspaceFileMessage(dir: string): string {
+  return `${dir} has ferry.yml, but Ferry reads ${WORKSPACE_FILE} only. Rename it to ${WORKSPACE_FILE}.`;
 }
 
 /** Opens the workspace given with `-w`, or the one found above the current folder. */
@@ -420,6 +444,8 @@ export async function openWorkspaceFrom<O extends OpenOptions = { requests?: rea
     // A linked ferry.yaml on the way up is why nothing was found: say so rather than "no workspace".
     const linked = linkedWorkspaceFile(cwd);
     if (linked) throw new WorkspaceError(workspaceFileLinkMessage(linked));
+    const misnamed = walkUp(cwd, hasYmlWorkspaceFile);
+    if (misnamed) throw new WorkspaceError(ymlWorkspaceFileMessage(misnamed));
     throw new WorkspaceError(`No Ferry workspace here: neither ${cwd} nor a folder above it has a ${WORKSPACE_FILE}. Use -w DIR, or create one with \`ferry init\`.`);
   }
   return openWorkspace(found, options);

@@ -25,6 +25,19 @@ export function isYamlFile(name: string): boolean {
   return YAML_NAME.test(name);
 }
 
+const YML_NAME = /\.yml$/i;
+
+/**
+ * A `.yml` file where Ferry reads `.yaml` ones (requests/, environments/, servers/, loadtests/):
+ * not read, and said so with the name to give it, rather than left out without a word. `label`
+ * is its path in the workspace; undefined for any other name.
+ */
+export function ymlWarning(label: string): Warning | undefined {
+  if (!YML_NAME.test(label)) return undefined;
+  const renamed = `${path.posix.basename(label).slice(0, -4)}.yaml`;
+  return { file: label, message: `${label} is not read: Ferry reads .yaml files only. Rename it to ${renamed}.` };
+}
+
 export function stripYaml(name: string): string {
   return isYamlFile(name) ? name.slice(0, -5) : name;
 }
@@ -137,8 +150,11 @@ export function readFolder<R extends RequestSummary>(root: string, relPath: stri
       } else {
         children.push(readFolder(root, childRel, depth + 1, warnings, read, listed ?? []));
       }
-    } else if (entry.isFile() && isYamlFile(entry.name) && !isFolderFile(entry.name)) {
-      children.push(requestNode(root, childRel, childLabel, warnings, read, `${dir}${path.sep}${entry.name}`));
+    } else if (entry.isFile() && isYamlFile(entry.name)) {
+      if (!isFolderFile(entry.name)) children.push(requestNode(root, childRel, childLabel, warnings, read, `${dir}${path.sep}${entry.name}`));
+    } else if (entry.isFile()) {
+      const yml = ymlWarning(childLabel);
+      if (yml) warnings.push(yml);
     }
   }
   children.sort(compareNodes);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createRequest, openWorkspace, readResource, renameFolder, saveRequest, WorkspaceError, type FolderNode } from '../../src/workspace/index.js';
+import { createRequest, openWorkspace, openWorkspaceFrom, readResource, renameFolder, saveRequest, WorkspaceError, type FolderNode } from '../../src/workspace/index.js';
 import { parseResource } from '../../src/model/index.js';
 import { tempDir } from '../support/temp.js';
 import { readWhileSwapping } from '../support/link-swap.js';
@@ -212,6 +212,36 @@ describe('bad input: each a clear message while the rest opens', () => {
     const written = await openWorkspace(root);
     expect(written.warnings).toEqual([]);
     expect(await fs.readFile(path.join(root, 'ferry.yaml'), 'utf8')).toBe(`version: 1\nid: ${written.id}\nname: Neither\n`);
+  });
+
+  it('files ending in .yml are not read, and each is named with the name to give it; a ferry.yml says to rename it', async () => {
+    const root = await workspace({
+      'requests/Good.yaml': good,
+      'requests/Other.yml': good.replace('name: Good', 'name: Other'),
+      'requests/F/_folder.yml': 'name: F\n',
+      'requests/notes.txt': 'not YAML, not said',
+      'environments/dev.yml': 'name: Dev\n',
+      'servers/mock.YML': 'name: Mock\n',
+      'loadtests/smoke.yml': 'name: Smoke\n',
+    });
+    const ws = await openWorkspace(root);
+    expect(ws.environments).toEqual([]);
+    expect(ws.servers).toEqual([]);
+    expect(ws.tree.children.map((c) => (c.type === 'request' ? c.request.name : c.type === 'folder' ? `${c.name}/` : c.type))).toEqual(['F/', 'Good']);
+    expect(ws.warnings.map((w) => w.message).sort()).toEqual([
+      'environments/dev.yml is not read: Ferry reads .yaml files only. Rename it to dev.yaml.',
+      'loadtests/smoke.yml is not read: Ferry reads .yaml files only. Rename it to smoke.yaml.',
+      'requests/F/_folder.yml is not read: Ferry reads .yaml files only. Rename it to _folder.yaml.',
+      'requests/Other.yml is not read: Ferry reads .yaml files only. Rename it to Other.yaml.',
+      'servers/mock.YML is not read: Ferry reads .yaml files only. Rename it to mock.yaml.',
+    ]);
+    // The workspace file itself: not found, and the message says why.
+    const misnamed = await tempDir();
+    await fs.writeFile(path.join(misnamed, 'ferry.yml'), 'version: 1\nname: W\n');
+    await fs.mkdir(path.join(misnamed, 'sub'));
+    const said = `${misnamed} has ferry.yml, but Ferry reads ferry.yaml only. Rename it to ferry.yaml.`;
+    await expect(openWorkspace(misnamed)).rejects.toThrow(said);
+    await expect(openWorkspaceFrom(undefined, path.join(misnamed, 'sub'))).rejects.toThrow(said);
   });
 
   it('version 2 is refused with the spec message', async () => {
