@@ -228,19 +228,19 @@ function treeLines(tree: Listed, c: Paint, displayWidth: DisplayWidth, lines: st
   const widest = (folder: Listed, indent: string, width: number): number => {
     for (const child of folder.children) {
       if (child.type === 'folder') {
-        if (hasPathColumn(child)) width = Math.max(width, displayWidth(`${indent}${child.name}/`));
+        if (hasPathColumn(child)) width = columnWidth(width, displayWidth(`${indent}${child.name}/`));
         width = widest(child, `${indent}  `, width);
       } else if (child.type === 'request') {
         const r = child.request;
-        width = Math.max(width, requestHeadWidth(indent, r, ascii ? '' : tagOf(r)));
+        width = columnWidth(width, requestHeadWidth(indent, r, ascii ? '' : tagOf(r)));
       } else {
-        width = Math.max(width, displayWidth(`${indent}!${brokenPad}${child.path}`));
+        width = columnWidth(width, displayWidth(`${indent}!${brokenPad}${child.path}`));
       }
     }
     return width;
   };
   const width = widest(tree, '', 0);
-  const padTo = (headWidth: number) => ' '.repeat(width - headWidth);
+  const padTo = (headWidth: number) => ' '.repeat(Math.max(0, width - headWidth));
   const write = (folder: Listed, indent: string) => {
     for (const child of folder.children) {
       if (child.type === 'folder') {
@@ -278,12 +278,23 @@ function widestTag(folder: Listed, displayWidth: DisplayWidth, widest: number): 
   return widest;
 }
 
-/** Two columns, the first padded by display width. */
-/** Rows of plain columns, each but the last padded to its widest cell; `style` paints every cell after the first. */
+/**
+ * A padded column is as wide as its widest cell up to this: one 200-character name (a generated
+ * operation name) no longer pushes every other row's next column off the screen; its own row goes
+ * on past the column, whole (never cut: the listing is also read by scripts and grep).
+ */
+const MAX_COLUMN = 60;
+
+/** A column's width so far with one more cell: cells wider than MAX_COLUMN do not widen it. */
+function columnWidth(width: number, cell: number): number {
+  return cell > MAX_COLUMN ? width : Math.max(width, cell);
+}
+
+/** Rows of plain columns, each but the last padded to its widest cell (at most MAX_COLUMN); `style` paints every cell after the first. */
 function table(rows: ReadonlyArray<readonly string[]>, displayWidth: DisplayWidth, style: (text: string) => string = (text) => text): string[] {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => displayWidth(row[column]!))));
+  const widths = rows[0]!.map((_, column) => rows.reduce((width, row) => columnWidth(width, displayWidth(row[column]!)), 0));
   return rows.map((row) => {
-    const cells = row.map((cell, column) => (column === row.length - 1 ? cell : `${cell}${' '.repeat(widths[column]! - displayWidth(cell))}`));
+    const cells = row.map((cell, column) => (column === row.length - 1 ? cell : `${cell}${' '.repeat(Math.max(0, widths[column]! - displayWidth(cell)))}`));
     return `  ${cells[0]}${cells.length > 1 ? `  ${style(cells.slice(1).join(' '))}` : ''}`;
   });
 }

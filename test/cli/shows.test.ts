@@ -239,6 +239,22 @@ describe('ferry ls', () => {
     expect(stdout).toContain('ユーザー一覧');
   });
 
+  it('a name past 60 columns does not widen the column for every row: its own row goes on past it, whole', async () => {
+    const root = await tempDir();
+    await fs.mkdir(path.join(root, 'requests'));
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: long-names\nname: Long\n');
+    const long = 'Get the list of every pet that belongs to the owner named in the path, paged and sorted';
+    for (const name of ['Short', 'Other one', long]) await fs.writeFile(path.join(root, 'requests', `${name}.yaml`), `name: ${name}\nurl: http://127.0.0.1:9/\n`);
+    const { stdout } = await ferry(['-w', root, 'ls']);
+    const rows = stdout.split('\n').filter((l) => l.endsWith('.yaml'));
+    expect(rows).toContain('GET     Other one  Other one.yaml');
+    expect(rows).toContain('GET     Short      Short.yaml');
+    expect(rows).toContain(`GET     ${long}  ${long}.yaml`);
+    // --json is the data, untouched.
+    const json = JSON.parse((await ferry(['-w', root, 'ls', '--json'])).stdout) as { requests: { name: string }[] };
+    expect(json.requests.map((r) => r.name)).toContain(long);
+  });
+
   it('filters by folder path and by kind; a typo is a clear error', async () => {
     const root = await mixed();
     const users = await ferry(['-w', root, 'ls', 'Users']);
