@@ -64,6 +64,10 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
   if (argv[0] === 'help' && argv[1] !== undefined && !argv[1].startsWith('-')) {
     argv = COMMANDS.some((entry) => entry.name === argv[1]) ? [...argv.slice(1), '--help'] : [argv[1]];
   }
+  // `ferry NAME --help` for a NAME that is no command: refused as `ferry NAME` is (commander
+  // printed the whole help and exited 0, as if `send` were a command with nothing to say).
+  const named = commandNameOf(argv);
+  if (named !== undefined && !COMMANDS.some((entry) => entry.name === named)) argv = argv.filter((word) => word !== '--help' && word !== '-h');
   const program = await buildProgram(ctx, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });

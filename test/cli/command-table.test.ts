@@ -61,6 +61,13 @@ describe('the command table', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("ferry: unknown command 'rnu'");
     expect(unknown.stderr).toContain('Did you mean run?');
+    // With --help too (it printed the whole help and exited 0), before or after root options.
+    for (const args of [['rnu', '--help'], ['-w', '.', 'rnu', '-h'], ['help', 'rnu']]) {
+      const asked = await ferry(args);
+      expect(asked.code, args.join(' ')).toBe(2);
+      expect(asked.stdout).toBe('');
+      expect(asked.stderr).toContain("ferry: unknown command 'rnu'\n(Did you mean run?)");
+    }
   }, 60_000);
 });
 
