@@ -6,7 +6,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { deepEqual, type ServerFile } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
-import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
+import { entriesHere, formatWarning, SERVERS_DIR } from '../workspace/index.js';
 import { ServerError } from './errors.js';
 import { SERVER_KIND_INFO } from './kinds/info.js';
 import { takenBySibling } from './listener.js';
@@ -70,8 +70,7 @@ export function serverIdOf(name: string): string {
 
 /** What to say of an id that names no server file: what there is instead. */
 export function unknownServerMessage(workspace: Workspace, id: string): string {
-  const known = [...workspace.servers.map((entry) => entry.id), ...brokenServers(workspace).keys()];
-  return `No server "${id}": there is no ${SERVERS_DIR}/${id}.yaml. ${known.length > 0 ? `Servers here: ${known.join(', ')}.` : 'This workspace has no servers.'}`;
+  return `No server "${id}": there is no ${SERVERS_DIR}/${id}.yaml. ${entriesHere(workspace, 'server')}`;
 }
 
 export async function startServers(workspace: Workspace, options: StartServersOptions = {}): Promise<ServersHandle> {

@@ -99,6 +99,9 @@ describe('bad server files', () => {
     const root = await makeWorkspace({ servers: { fine: ok }, environments: { dev: [] } });
     const unknown = await serve(root, { ids: ['nope'] });
     expect(unknown.failures).toEqual([{ id: 'nope', message: 'No server "nope": there is no servers/nope.yaml. Servers here: fine.', unknown: true }]);
+    // A file that cannot be read is named too, as for environments and load tests.
+    const withBroken = await makeWorkspace({ servers: { fine: ok }, files: { 'servers/bad.yaml': 'name: [unclosed\n' } });
+    expect((await serve(withBroken, { ids: ['nope'] })).failures[0]!.message).toBe('No server "nope": there is no servers/nope.yaml. Servers here: fine. Files that cannot be read: bad (ferry ls says why).');
     const env = await serve(root, { environment: 'prod' });
     expect(env.failures[0]!.message).toBe('No environment "prod": environments/prod.yaml does not exist. Environments here: dev.');
     const hostile = await serve(root, { environment: '../../etc/passwd' });
