@@ -4,7 +4,7 @@
  * data folder until they expire and refreshed with the refresh token when there is one.
  */
 import * as oauth from 'oauth4webapi';
-import type { Dispatcher, Response as UndiciResponse } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { CachedToken, WorkspaceData } from '../appdata/index.js';
 import { OAUTH2_REDIRECT_URI } from '../model/index.js';
 import { fetchOn } from '../support/fetch-on.js';
@@ -142,7 +142,7 @@ function endpoint(s: OAuth2Settings, options: OAuth2Options): Endpoint {
 export const MAX_TOKEN_RESPONSE_BYTES = 1024 * 1024;
 
 /** The response with its body read whole, up to the cap (past it the connection is dropped and the grant fails). */
-async function cappedResponse(response: UndiciResponse): Promise<Response> {
+async function cappedResponse(response: Response): Promise<Response> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (response.body) {
@@ -157,7 +157,7 @@ async function cappedResponse(response: UndiciResponse): Promise<Response> {
   }
   const bytes = Buffer.concat(chunks);
   const body = response.ok ? withTokenType(bytes) : bytes;
-  const read = new Response(body.length ? body : null, { status: response.status, statusText: response.statusText, headers: response.headers as unknown as Headers });
+  const read = new Response(body.length ? body : null, { status: response.status, statusText: response.statusText, headers: response.headers });
   answers.set(read, bytes);
   return read;
 }

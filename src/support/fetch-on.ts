@@ -12,8 +12,15 @@
  * own asked for it is decoded, content-coding.ts), no User-Agent.
  */
 import type { Readable } from 'node:stream';
-import { request, Response, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { decodingStream } from './content-coding.js';
+import { lazyRequire } from './lazy-require.js';
+
+// undici's `request` and its global dispatcher from their own files, and Node's global Response:
+// undici's index loads all of undici (~100 ms of start-up against ~40 ms for these; see
+// protocols/http/undici-parts.ts, and test/protocols/undici-parts.test.ts for the paths).
+const undiciRequest = lazyRequire<(this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>>(import.meta.url, 'undici/lib/api/api-request.js');
+const undiciGlobal = lazyRequire<{ getGlobalDispatcher(): Dispatcher }>(import.meta.url, 'undici/lib/global.js');
 
 /** Statuses whose answer has no body (a Response with one cannot be made). */
 const NO_BODY = new Set([204, 205, 304]);
@@ -29,8 +36,10 @@ export type FetchOn = (url: string | URL, init?: FetchInit) => Promise<Response>
  */
 export function fetchOn(dispatcher?: Dispatcher, maxBytes = 0): FetchOn {
   return async (url, init = {}) => {
-    const answer = await request(url, {
-      ...(dispatcher ? { dispatcher } : {}),
+    const target = new URL(url);
+    const answer = await undiciRequest().call(dispatcher ?? undiciGlobal().getGlobalDispatcher(), {
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
       method: (init.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
       headers: Object.fromEntries(new Headers(init.headers).entries()),
       body: bodyOf(init.body),

@@ -19,6 +19,12 @@ describe("undici's parts", () => {
     expect(undiciDispatcher()).toBe(undici.Dispatcher);
     expect(new (undiciAgent())()).toBeInstanceOf(undici.Dispatcher);
   });
+
+  it("support/fetch-on.ts's request and global dispatcher are undici's", () => {
+    const undici = require('undici') as typeof import('undici');
+    expect(require('undici/lib/api/index.js').request).toBe(require('undici/lib/api/api-request.js'));
+    expect(require('undici/lib/global.js').getGlobalDispatcher).toBe(undici.getGlobalDispatcher);
+  });
 });
 
 describe('a lazily made cookie jar', () => {

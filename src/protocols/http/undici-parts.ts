@@ -5,8 +5,8 @@
  * The paths are the files the index re-exports for the pinned undici 7
  * (test/protocols/undici-parts.test.ts checks they are the same classes). `ProxyAgent` comes from
  * the index: it tunnels with the `connect` method the index adds to every dispatcher.
- * support/fetch-on.ts (OAuth 2.0, MCP, Socket.IO) imports `undici` itself; GraphQL over SSE makes
- * Node's global Response.
+ * support/fetch-on.ts (OAuth 2.0, MCP, Socket.IO) requires undici's `request` from its own file
+ * too, and makes Node's global Response, as GraphQL over SSE does.
  */
 import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { lazyRequire } from '../../support/lazy-require.js';

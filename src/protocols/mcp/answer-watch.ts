@@ -10,7 +10,6 @@
  */
 import { createParser } from 'eventsource-parser';
 import { ErrorCode, type JSONRPCMessage, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { Response } from 'undici';
 import { SendError } from '../send-error.js';
 
 type Id = string | number;
