@@ -146,6 +146,12 @@ const ROOT_OPTIONS_WITH_VALUE = new Set(['-w', '--workspace']);
  * for `ferry`, `ferry --help` and `ferry --version`.
  */
 export function commandNameOf(argv: readonly string[]): string | undefined {
+  const at = commandIndexOf(argv);
+  return at === undefined ? undefined : argv[at];
+}
+
+/** Where in `argv` the name of the command it runs is (commandNameOf); undefined where there is none. */
+export function commandIndexOf(argv: readonly string[]): number | undefined {
   let helpAsked = false;
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
@@ -159,7 +165,7 @@ export function commandNameOf(argv: readonly string[]): string | undefined {
       helpAsked = true;
       continue;
     }
-    return word;
+    return i;
   }
   return undefined;
 }

@@ -7,7 +7,7 @@
 import { Command, CommanderError, Help } from 'commander';
 import type { CliContext } from './context.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
-import { COMMANDS, commandNameOf } from './commands.js';
+import { COMMANDS, commandIndexOf, commandNameOf } from './commands.js';
 import { processOutput, type Output } from './output.js';
 import { systemErrorMessage } from './system-error.js';
 import { packageVersion } from '../support/package-root.js';
@@ -69,6 +69,7 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
   const named = commandNameOf(argv);
   if (named !== undefined && !COMMANDS.some((entry) => entry.name === named)) argv = argv.filter((word) => word !== '--help' && word !== '-h');
   const program = await buildProgram(ctx, argv);
+  argv = withoutHelpForUnknownSubcommand(program, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
@@ -154,6 +155,26 @@ function withPrefixSuggestion(text: string, commandOf: () => Command): string {
   if (longs.length === 0) return text;
   const suggestion = longs.length === 1 ? `(Did you mean ${longs[0]}?)` : `(Did you mean one of ${longs.join(', ')}?)`;
   return `${text.split('\n')[0]}\n${suggestion}`;
+}
+
+/**
+ * `ferry env NAME --help` (so `ferry help env NAME`) and `ferry env help NAME`, for a NAME that is
+ * no subcommand of the group: the line without the help request, so it is refused as `ferry env
+ * NAME` is (unknown command, the nearest spelling, exit 2). Commander printed the group's help
+ * and exited 0, as if `ferry env lss` were a command with nothing to say. Only for a group (no
+ * arguments of its own): `ferry load ID --help` takes any word as its test's id.
+ */
+function withoutHelpForUnknownSubcommand(program: Command, argv: string[]): string[] {
+  const at = commandIndexOf(argv);
+  const group = at === undefined ? undefined : program.commands.find((c) => c.name() === argv[at]);
+  if (at === undefined || !group || group.commands.length === 0 || group.registeredArguments.length > 0) return argv;
+  const rest = argv.slice(at + 1);
+  const subAt = commandIndexOf(rest);
+  const sub = subAt === undefined ? undefined : rest[subAt]!;
+  if (subAt === undefined || group.commands.some((c) => c.name() === sub || c.aliases().includes(sub!))) return argv;
+  const helpWord = rest.indexOf('help');
+  const kept = rest.filter((word, i) => word !== '--help' && word !== '-h' && !(i === helpWord && i < subAt));
+  return [...argv.slice(0, at + 1), ...kept];
 }
 
 /** The command (or subcommand: `ferry env ls`, `ferry load merge`) `argv` runs. */

@@ -69,6 +69,22 @@ describe('the command table', () => {
       expect(asked.stderr).toContain("ferry: unknown command 'rnu'\n(Did you mean run?)");
     }
   }, 60_000);
+
+  it("a group's unknown subcommand is refused with --help too; its known ones and `ferry load ID --help` still show help", async () => {
+    // `ferry env lss --help` printed env's help and exited 0, as `ferry send --help` printed the whole help.
+    for (const args of [['env', 'lss', '--help'], ['help', 'env', 'lss'], ['env', 'help', 'lss'], ['-w', '.', 'env', 'lss', '-h'], ['cookies', 'clr', '--help']]) {
+      const asked = await ferry(args);
+      expect(asked.code, args.join(' ')).toBe(2);
+      expect(asked.stdout, args.join(' ')).toBe('');
+    }
+    expect((await ferry(['help', 'env', 'lss'])).stderr).toContain("ferry: unknown command 'lss'\n(Did you mean ls?)");
+    expect((await ferry(['config', 'lst', '-h'])).stderr).toContain("ferry: unknown command 'lst'\n(Did you mean one of list, ls?)");
+    for (const [args, usage] of [[['env', 'use', '--help'], 'Usage: ferry env use'], [['env', 'help', 'use'], 'Usage: ferry env use'], [['config', 'ls', '-h'], 'Usage: ferry config list|ls'], [['help', 'env'], 'Usage: ferry env [options] [command]'], [['load', 'smoke', '--help'], 'Usage: ferry load [options] [command] <id>']] as const) {
+      const shown = await ferry([...args]);
+      expect(shown.code, args.join(' ')).toBe(0);
+      expect(shown.stdout + shown.stderr, args.join(' ')).toContain(usage);
+    }
+  }, 60_000);
 });
 
 // These spawn bin/ferry.js, which loads the bundle in dist/bundle/ (rebuilt by test/support/built-is-current.ts when stale).
