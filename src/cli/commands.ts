@@ -89,7 +89,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'cookies',
     term: 'cookies',
-    description: "list or clear the workspace's cookies (kept on this computer by run, send and the app)",
+    description: "list or clear the workspace's cookie jar on this computer (filled by ferry run, the app and ferry mcp)",
     load: async () => (await import('./cookies.js')).registerCookies,
   },
   {

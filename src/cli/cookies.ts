@@ -18,7 +18,7 @@ const VALUE_CHARS = 60;
 export function registerCookies(program: Command, ctx: CliContext): void {
   const cookies = program
     .command('cookies')
-    .description("list or clear the workspace's cookies (kept on this computer by run, send and the app)")
+    .description("list or clear the workspace's cookie jar on this computer (filled by ferry run, the app and ferry mcp)")
     .addHelpText('after', examples([["ferry cookies ls", "every cookie in the jar"], ["ferry cookies clear example.com", "forget example.com's cookies"]]));
 
   cookies

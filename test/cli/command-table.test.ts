@@ -29,6 +29,15 @@ describe('the command table', () => {
     }
   }, 60_000);
 
+  it('every `ferry NAME` a help text mentions is a command ferry has', async () => {
+    // The cookies row said the jar was filled "by run, send and the app": there is no `ferry send`.
+    const program = await buildProgram(ctx(), [], { all: true });
+    const texts = [program.helpInformation(), ...program.commands.flatMap((c) => [c.helpInformation(), ...c.commands.map((sub) => sub.helpInformation())])];
+    const names = new Set(COMMANDS.map((entry) => entry.name));
+    for (const text of texts) for (const [, name] of text.matchAll(/\bferry ([a-z][a-z-]*)/g)) expect(names, `ferry ${name}`).toContain(name);
+    expect(COMMANDS.find((entry) => entry.name === 'cookies')!.description).toContain('filled by ferry run, the app and ferry mcp');
+  }, 60_000);
+
   it('the root help lists every command, loaded or not, the same way', async () => {
     const rows = (await buildProgram(ctx())).helpInformation();
     const loaded = (await buildProgram(ctx(), [], { all: true })).helpInformation();
