@@ -28,10 +28,10 @@ export function registerImport(program: Command, ctx: CliContext): void {
   program
     .command('import')
     .description('import a collection or environment export, an OpenAPI/Swagger document or a cURL command')
-    .addHelpText('after', examples([["ferry import collection.postman_collection.json", "a Postman collection"], ["ferry import dev.postman_environment.json", "a Postman environment"], ["ferry import https://example.com/openapi.yaml --into APIs", "an OpenAPI document into a folder"], ["ferry import --curl \"curl https://example.com/users\"", "one cURL command"]]))
+    .addHelpText('after', examples([["ferry import collection.postman_collection.json", "a Postman collection"], ["ferry import dev.postman_environment.json", "a Postman environment"], ["ferry import https://example.com/openapi.yaml --into APIs", "an OpenAPI document into the existing folder requests/APIs"], ["ferry import --curl \"curl https://example.com/users\"", "one cURL command"]]))
     .argument('[source]', 'a file, an http(s) URL, or - for standard input')
-    .option('--into <folder>', 'target folder under requests/ (default: the collection root)')
-    .option('--name <name>', 'name of the imported folder, environment or request')
+    .option('--into <folder>', 'an existing folder under requests/ to import into (default: the collection root)')
+    .option('--name <name>', 'name of the imported folder, environment or request (with --as-server: the server id, servers/NAME.yaml)')
     .option('--curl <command>', 'import one cURL command as a request')
     .option('--base-url <url>', 'OpenAPI: base URL when the document does not say where the API runs')
     .option('--as-server', 'OpenAPI: write a mock API server (servers/NAME.yaml) that answers with the examples and checks requests, instead of requests')

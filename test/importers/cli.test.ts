@@ -102,6 +102,19 @@ describe('ferry import', () => {
     expect(await fs.readdir(path.join(ws, 'requests', 'Team'))).toEqual(['Mine']);
   });
 
+  it('--into takes an existing folder, as --help says: a missing one is refused and nothing is written', async () => {
+    // The help's example (`--into APIs`) read as if the folder were made; the import refused it.
+    const help = await ferry(['import', '--help']);
+    expect(help.stdout).toContain('--into <folder>   an existing folder under requests/ to import into');
+    expect(help.stdout).toContain('into the existing folder requests/APIs');
+    const ws = await workspace();
+    const before = await fs.readdir(ws, { recursive: true });
+    const result = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v20-multi-level-folders.postman_collection.json'), '--into', 'APIs']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('The folder "APIs" does not exist under requests/. Create it first or leave out --into.');
+    expect(await fs.readdir(ws, { recursive: true })).toEqual(before);
+  });
+
   it('a request or folder named like an option (`-rf`, `--help`) gets a file name that does not start with -: `ferry run` and shell globs take it as a path', async () => {
     const ws = await workspace();
     const collection = path.join(path.dirname(ws), 'dash.postman_collection.json');
