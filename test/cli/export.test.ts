@@ -101,6 +101,59 @@ describe('ferry export', () => {
     expect(fromCurl.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('spec 4.7 rules 1 and 3: the workspace\'s headers and auth are in; cookies from the jar, headers set by a pre-request script and the request settings are not', async () => {
+    // A server of its own that sets a cookie: the first run puts it in this computer's jar.
+    const heard: Seen['headers'][] = [];
+    const jarServer = http.createServer((req, res) => {
+      heard.push(req.headers);
+      res.setHeader('Set-Cookie', 'sid=from-jar; Path=/');
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => jarServer.listen(0, '127.0.0.1', resolve));
+    try {
+      await isolatedDataDir();
+      const root = await tempDir();
+      const url = `http://127.0.0.1:${(jarServer.address() as AddressInfo).port}/r`;
+      await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: left-out\nname: Left out\nheaders:\n  - key: X-Workspace\n    value: ws\nauth:\n  type: bearer\n  token: ws-token\n');
+      await fs.mkdir(path.join(root, 'requests'));
+      await fs.writeFile(path.join(root, 'requests', 'R.yaml'), [
+        'name: R',
+        `url: ${url}`,
+        'settings:',
+        '  timeoutMs: 5000',
+        '  followRedirects: true',
+        '  maxRedirects: 2',
+        '  verifyTls: false',
+        '  httpVersion: http1',
+        'scripts:',
+        '  preRequest: "pm.request.headers.add({key: \'X-Script\', value: \'yes\'})"',
+        '',
+      ].join('\n'));
+      for (let i = 0; i < 2; i++) expect((await ferry(['-w', root, 'run', 'R.yaml'])).code).toBe(0);
+      // What Ferry sends: the script's header and, the second time, the jar's cookie.
+      expect(heard[1]).toMatchObject({ 'x-workspace': 'ws', authorization: 'Bearer ws-token', 'x-script': 'yes', cookie: 'sid=from-jar' });
+
+      const curl = await ferry(['-w', root, 'export', 'R.yaml', '--lang', 'curl', '--lib', 'bash']);
+      expect(curl.code, curl.stderr).toBe(0);
+      expect(curl.stdout).toBe(`curl ${url} \\\n  -H 'X-Workspace: ws' \\\n  -H 'Authorization: Bearer ws-token'\n`);
+      await run('bash', ['-c', curl.stdout]);
+      const fromCurl = heard[2]!;
+      expect(fromCurl).toMatchObject({ 'x-workspace': 'ws', authorization: 'Bearer ws-token' });
+      expect(fromCurl.cookie).toBeUndefined();
+      expect(fromCurl['x-script']).toBeUndefined();
+      // Not the settings either: no timeout, redirects, TLS or HTTP version options in any library.
+      for (const [lang, lib, settings] of [['python', 'requests', /timeout|allow_redirects|verify/], ['go', 'net-http', /Timeout|CheckRedirect|InsecureSkipVerify/], ['wget', 'wget', /--timeout|--max-redirect|--no-check-certificate/], ['httpie', 'httpie', /--timeout|--follow|--verify/]] as const) {
+        const code = await ferry(['-w', root, 'export', 'R.yaml', '--lang', lang, '--lib', lib]);
+        expect(code.code, `${lang}: ${code.stderr}`).toBe(0);
+        expect(code.stdout, lang).toContain('ws-token');
+        expect(code.stdout, lang).not.toMatch(/from-jar|X-Script|Cookie/);
+        expect(code.stdout, lang).not.toMatch(settings);
+      }
+    } finally {
+      await new Promise<void>((resolve) => jarServer.close(() => resolve()));
+    }
+  });
+
   it('--no-substitute keeps {{name}} but fills dynamic values', async () => {
     const root = await workspace();
     const result = await ferry(['-w', root, 'export', 'Things/Create thing.yaml', '--lang', 'python', '--no-substitute']);
