@@ -83,7 +83,12 @@ async function keepProxyPassword(proxy: string): Promise<string> {
   }
   await appSecrets().set(SECRETS_SCOPE, 'proxyPassword', decodeURIComponent(url.password));
   url.password = '';
-  return url.href;
+  return asTyped(url, proxy);
+}
+
+/** `url.href` without the `/` URL adds to a bare origin, when `typed` had none: the setting reads as it was typed (`ferry config get proxy`). */
+function asTyped(url: URL, typed: string): string {
+  return url.pathname === '/' && !url.search && !url.hash && !typed.endsWith('/') ? url.href.replace(/\/$/, '') : url.href;
 }
 
 /** The `proxy` setting with its password from the secret store put back: what the client connects with. */
@@ -92,7 +97,7 @@ export async function proxyWithCredentials(settings: Pick<AppSettings, 'proxy'>)
   const url = new URL(settings.proxy);
   const password = url.username ? await appSecrets().get(SECRETS_SCOPE, 'proxyPassword').catch(() => undefined) : undefined;
   if (password) url.password = encodeURIComponent(password);
-  return url.href;
+  return asTyped(url, settings.proxy);
 }
 
 /** Each certificate's passphrase, by host pattern, in the secret store (the JSON stored has none). */
