@@ -121,6 +121,8 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   for (const message of unknownFieldsOfRun(items, environmentFile)) emit({ type: 'warning', message });
   const unset = unsetSecretsWarning(ctx, items, rows);
   if (unset) emit({ type: 'warning', message: unset });
+  const noEnvironment = noEnvironmentWarning(ctx, items, rows);
+  if (noEnvironment) emit({ type: 'warning', message: noEnvironment });
 
   const results: RequestResult[] = [];
   // pm.variables.set values: the whole run's, across requests and iterations (as in Postman).
@@ -241,15 +243,11 @@ export class RunTally {
 }
 
 /**
- * Secret variables the run's requests use (`{{name}}` in a request, a folder above it or
- * ferry.yaml) that have no value here: said once, before anything is sent, since they go out as
- * written. A CI machine has no secret store: `--var` gives them there. Worked out only when some
- * secret has no value (nothing is read otherwise). A name a script of the run may set (quoted in
- * its text: `pm.environment.set('token', …)` after a login) is left out.
+ * The `{{name}}` placeholders of the run's requests, the folders above them and ferry.yaml, and
+ * whether a script of the run may set a name (quoted in its text: `pm.environment.set('token',
+ * …)` after a login), which then has a value by the time it is sent.
  */
-function unsetSecretsWarning(ctx: RunContext, items: readonly RunItem[], rows: readonly DataRow[]): string | undefined {
-  const missing = ctx.variables.secretsWithoutValue(rows);
-  if (missing.length === 0) return undefined;
+function placeholdersOfRun(ctx: RunContext, items: readonly RunItem[]): { used: Set<string>; scripted: (key: string) => boolean; setByScript: (key: string) => boolean } {
   const used = new Set<string>();
   const seen = new Set<unknown>();
   const texts: string[] = [];
@@ -266,7 +264,25 @@ function unsetSecretsWarning(ctx: RunContext, items: readonly RunItem[], rows: r
     if (item.node.type === 'request') scan(item.node.request);
   }
   const all = texts.join('\n');
-  const scripted = (key: string) => [`'${key}'`, `\\"${key}\\"`, `\`${key}\``].some((quoted) => all.includes(quoted));
+  const quotes = `(?:'|\\\\"|\`)`;
+  return {
+    used,
+    scripted: (key) => [`'${key}'`, `\\"${key}\\"`, `\`${key}\``].some((quoted) => all.includes(quoted)),
+    // Set, not only read: `pm.environment.set('userId', …)`, `postman.setEnvironmentVariable("userId", …)`.
+    setByScript: (key) => new RegExp(`(?:\\.set|set\\w*Variable)\\(\\s*${quotes}${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${quotes}`).test(all),
+  };
+}
+
+/**
+ * Secret variables the run's requests use (`{{name}}` in a request, a folder above it or
+ * ferry.yaml) that have no value here: said once, before anything is sent, since they go out as
+ * written. A CI machine has no secret store: `--var` gives them there. Worked out only when some
+ * secret has no value (nothing is read otherwise). A name a script of the run may set is left out.
+ */
+function unsetSecretsWarning(ctx: RunContext, items: readonly RunItem[], rows: readonly DataRow[]): string | undefined {
+  const missing = ctx.variables.secretsWithoutValue(rows);
+  if (missing.length === 0) return undefined;
+  const { used, scripted } = placeholdersOfRun(ctx, items);
   const named = missing.filter((m) => used.has(m.key) && !scripted(m.key));
   if (named.length === 0) return undefined;
   const { environment, environmentId } = ctx.variables.snapshot;
@@ -274,6 +290,27 @@ function unsetSecretsWarning(ctx: RunContext, items: readonly RunItem[], rows: r
   const list = named.map((m) => `${m.key} (${m.scope === 'environment' ? `environment ${environment?.name ?? environmentId}` : 'ferry.yaml'})`).join(', ');
   const env = named.some((m) => m.scope === 'environment') && environmentId ? ` (-e ${environmentId} for the environment's)` : '';
   return `secret variable${one ? '' : 's'} with no value on this computer, sent as written ({{${named[0]!.key}}}): ${list}. Set ${one ? 'it' : 'each'} with \`ferry secret set NAME\`${env}, or give ${one ? 'it' : 'them'} with --var NAME=VALUE (in CI, from a secret of the CI system).`;
+}
+
+/**
+ * With no environment chosen (no -e, none active), variables the run's requests use that only
+ * environment files define: sent as written (`/users/{{userId}}`), so the run fails far from its
+ * cause (a 404, "not valid JSON"). Said once before anything is sent, naming the environments
+ * that define them; a name given another way (ferry.yaml, --var, a data row, a script) is not.
+ */
+function noEnvironmentWarning(ctx: RunContext, items: readonly RunItem[], rows: readonly DataRow[]): string | undefined {
+  if (ctx.variables.snapshot.environmentId || ctx.workspace.environments.length === 0) return undefined;
+  const definedIn = new Map<string, string[]>();
+  for (const env of ctx.workspace.environments) {
+    for (const v of env.value.variables ?? []) if (v.enabled !== false && !definedIn.get(v.key)?.includes(env.id)) definedIn.set(v.key, [...(definedIn.get(v.key) ?? []), env.id]);
+  }
+  const { used, setByScript } = placeholdersOfRun(ctx, items);
+  const named = [...used].filter((key) => definedIn.has(key) && !setByScript(key) && !ctx.variables.hasValueWithoutEnvironment(key, rows));
+  if (named.length === 0) return undefined;
+  const ids = [...new Set(named.flatMap((key) => definedIn.get(key)!))];
+  const list = named.map((key) => `{{${key}}}`).join(', ');
+  const arg = /^[\w.-]+$/.test(ids[0]!) ? ids[0]! : `"${ids[0]}"`;
+  return `no environment chosen, and ${list} ${named.length === 1 ? 'is' : 'are'} defined only in environment${ids.length === 1 ? '' : 's'} ${ids.join(', ')}: sent as written. Choose one with -e ${arg} (or \`ferry env use ${arg}\` to make it the default).`;
 }
 
 /**

@@ -96,6 +96,18 @@ export class RunVariables {
     return (['environment', 'collection'] as const).flatMap((scope) => [...this.secretKeys[scope]].filter((key) => !given(key)).map((key) => ({ key, scope })));
   }
 
+  /** Whether `key` has a value from a source other than an environment file: --var, a data row, ferry.yaml, this computer's secrets or a script's values. */
+  hasValueWithoutEnvironment(key: string, rows: readonly DataRow[]): boolean {
+    const s = this.snapshot;
+    return (
+      this.cliVars.has(key) ||
+      rows.some((row) => Object.hasOwn(row, key)) ||
+      s.workspaceVariables.some((v) => v.key === key && v.enabled !== false) ||
+      Object.hasOwn(s.secrets.workspace, key) ||
+      Object.values(s.scriptValues).some((values) => Object.hasOwn(values, key))
+    );
+  }
+
   /** The template scope for one send; `local` are this request's `pm.variables.set` values. */
   scope(local: VariableValues = {}): VariableScope {
     const localText = rowText(local);
