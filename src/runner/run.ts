@@ -310,7 +310,7 @@ function noEnvironmentWarning(ctx: RunContext, items: readonly RunItem[], rows: 
   const ids = [...new Set(named.flatMap((key) => definedIn.get(key)!))];
   const list = named.map((key) => `{{${key}}}`).join(', ');
   const arg = /^[\w.-]+$/.test(ids[0]!) ? ids[0]! : `"${ids[0]}"`;
-  return `no environment chosen, and ${list} ${named.length === 1 ? 'is' : 'are'} defined only in environment${ids.length === 1 ? '' : 's'} ${ids.join(', ')}: sent as written. Choose one with -e ${arg} (or \`ferry env use ${arg}\` to make it the default).`;
+  return `no environment chosen, and ${list} ${named.length === 1 ? 'is' : 'are'} defined only in environment${ids.length === 1 ? '' : 's'} ${ids.join(', ')}: sent as written. Choose one: -e ${arg} (\`ferry env use ${arg}\` makes it the default), or the app's environment menu.`;
 }
 
 /**
