@@ -97,6 +97,20 @@ export async function createRequest(root: string, folderPath: string, request: R
   await fs.mkdir(dir, { recursive: true });
   const fileName = `${uniqueFileName(request.name, await siblingNames(dir))}.yaml`;
   await saveResource(path.join(dir, fileName), 'request', request);
+  return joinTreePath(folderPath, fileName);
+}
+
+/**
+ * The path `createRequest` would give a request named `name` in `folderPath` now (a new unsaved
+ * request is known by it until saved): the file name rules and the numbering among its siblings,
+ * so it is never the path of a request that exists.
+ */
+export async function newRequestPath(root: string, folderPath: string, name: string): Promise<string> {
+  const dir = await folderDir(root, folderPath);
+  return joinTreePath(folderPath, `${uniqueFileName(name, await siblingNames(dir))}.yaml`);
+}
+
+function joinTreePath(folderPath: string, fileName: string): string {
   return folderPath ? `${folderPath.replace(/\/+$/, '')}/${fileName}` : fileName;
 }
 

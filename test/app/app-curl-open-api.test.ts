@@ -55,6 +55,26 @@ describe('app API: cURL opened as a new unsaved request', () => {
     expect(text).toContain(`url: ${resource.url}/users`);
   });
 
+  it('its path is the one Save gives: never an existing request\'s (the same command opened again), cut and cleaned as file names are (2.1.4)', async () => {
+    const command = `curl ${resource.url}/again`;
+    const first = await post<UnsavedImport>('/api/import/curl', { text: command, into: 'Team' });
+    const saved = await post<{ path: string }>('/api/request', { folder: 'Team', request: first.body.request });
+    expect(saved.body.path).toBe(first.body.path);
+    // Opened again: it was given the saved file's path, so the page showed that request as the
+    // one open, and Copy as code from its menu copied the unsaved one.
+    const second = await post<UnsavedImport>('/api/import/curl', { text: command, into: 'Team' });
+    expect(second.body.path).not.toBe(saved.body.path);
+    expect(second.body.path).toBe(first.body.path.replace(/\.yaml$/, ' 2.yaml'));
+    expect((await post<{ path: string }>('/api/request', { folder: 'Team', request: second.body.request })).body.path).toBe(second.body.path);
+
+    // A long URL: the name is kept whole, the file name is cut to 80 characters, as Save cuts it.
+    const long = await post<UnsavedImport>('/api/import/curl', { text: `curl ${resource.url}/${'segment/'.repeat(15)}end` });
+    expect(long.body.request.name.length).toBeGreaterThan(100);
+    const longSaved = await post<{ path: string }>('/api/request', { folder: '', request: long.body.request });
+    expect(long.body.path).toBe(longSaved.body.path);
+    expect(long.body.path.replace(/\.yaml$/, '')).toHaveLength(80);
+  });
+
   it('refuses what is not a cURL command, an unknown folder, hostile input', async () => {
     const collection = await post<{ error: string }>('/api/import/curl', { text: JSON.stringify({ info: { name: 'C', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [] }) });
     expect(collection.status).toBe(400);

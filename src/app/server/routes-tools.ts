@@ -5,7 +5,7 @@ import { PrepareError } from '../../request/index.js';
 import { exportSavedRequest } from '../../codegen/export-saved.js';
 import { RunError, SelectError, withUrlNetwork } from '../../runner/index.js';
 import { parseResource, WORKSPACE_FILE } from '../../model/index.js';
-import { ENVIRONMENTS_DIR, findFolder, SERVERS_DIR, SPECS_DIR } from '../../workspace/index.js';
+import { ENVIRONMENTS_DIR, findFolder, newRequestPath, SERVERS_DIR, SPECS_DIR } from '../../workspace/index.js';
 import type { CodeTarget, ImportDone, ImportPreview, UnsavedImport } from '../shared/api.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import { requestFrom } from './routes-workspace.js';
@@ -91,8 +91,8 @@ export function toolRoutes(state: WorkspaceState): Routes {
       if (result.kind !== 'curl' || node?.type !== 'request') throw new ApiError(400, `This is ${result.kind === 'curl' ? 'not a request' : `a ${result.kind} import`}, not a cURL command; use Import for it.`);
       const parsed = parseResource('request', node.request);
       if (!parsed.ok) throw new ApiError(400, `The cURL command gives no valid request: ${parsed.problems[0]!.message}`);
-      const name = parsed.value.name.replace(/[\\/:*?"<>|\x00-\x1f]/g, '-').trim() || 'New request';
-      const unsaved: UnsavedImport = { request: parsed.value, folder: into, path: [into, `${name}.yaml`].filter(Boolean).join('/'), notes: result.notes };
+      // The path Save will give it: a second import of one command is not the first one's file.
+      const unsaved: UnsavedImport = { request: parsed.value, folder: into, path: await newRequestPath(state.workspace.root, into, parsed.value.name), notes: result.notes };
       return unsaved;
     },
 
