@@ -29,9 +29,13 @@ export function authComments(prepared: PreparedRequest): string[] {
         'This code cannot sign each request: sign it again before sending (Ferry does this on every send).',
       ];
     }
+    // The reason is the one a send would give (a field left empty, a key that does not read).
+    const article = /^[AEIOU]/.test(signing) ? 'an' : 'a';
     return [
-      `${signing}: this code cannot sign the request, and Ferry could not sign it for this export`,
-      `(check the auth settings), so no credentials are sent. Sign each request with a ${signing} library.`,
+      prepared.signProblem
+        ? `${signing}: this code cannot sign the request, and Ferry could not sign it for this export: ${prepared.signProblem}`
+        : `${signing}: this code cannot sign the request, and Ferry could not sign it for this export (check the auth settings).`,
+      `No credentials are sent: sign each request with ${article} ${signing} library.`,
     ];
   }
   if (type === 'oauth2' && prepared.oauth2TokenCached === false) {

@@ -151,6 +151,8 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 
   const allowFilesOutside = options.allowFilesOutside ?? app.filesOutsideWorkspace;
   let signed = false;
+  /** Why the signature could not be made (code export only, which goes on without it). */
+  let signProblem: string | undefined;
   // One map of key files read for this request: signing it again (redirects, load-test sends) reads none.
   const signContext = { fill, root: workspace.root, allowFilesOutside, where, keyFiles: new Map<string, string>() };
   // A copy of each part signing changes (OAuth 1.0 may put its parameters in a form body).
@@ -172,6 +174,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   } catch (error) {
     // Code export shows an unsigned request (its comment says so) rather than no code at all.
     if (!(error instanceof PrepareError) || options.unsendableAuth !== 'omit') throw error;
+    signProblem = error.message.startsWith(`${where}: `) ? error.message.slice(where.length + 2) : error.message;
   }
 
   const prepared: PreparedRequest = { method, url: restore(url.href), headers, body, authType: auth.type, settings };
@@ -180,6 +183,7 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
   if (target.digest) prepared.digest = target.digest;
   if (target.ntlm) prepared.ntlm = target.ntlm;
   if (signsRequest(auth.type)) prepared.signed = signed;
+  if (signProblem !== undefined) prepared.signProblem = signProblem;
   // Signed now too: a problem (a key that cannot be read, a bad field) is found before anything is sent.
   if (unsigned && signed) prepared.signEachSend = { ...unsigned, url: restore(unsigned.url), signing: await repeatSigning(auth, signContext) };
   if (headersUnsigned && signed) {

@@ -82,6 +82,8 @@ export interface PreparedRequest {
   digest?: { username: string; password: string };
   /** Signing auth types (AWS, OAuth 1.0, JWT, ASAP, Hawk, EdgeGrid): whether the signature was made (code export may go without). */
   signed?: boolean;
+  /** Code export of a signing auth type Ferry could not sign: why (the send's error, without the request's path). */
+  signProblem?: string;
   /**
    * Prepared with `signEachSend` (load tests) and a signing auth type: the request as it was before
    * signing (what each send starts from) and the signing to do again at each send.

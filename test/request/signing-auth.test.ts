@@ -371,8 +371,10 @@ describe('code export of the signing types (spec 4.7 rule 7)', () => {
     const code = toCode(signed, 'curl/bash');
     expect(code).toMatch(/Hawk: the signature below was made for one send and expires soon/);
     expect(code).toMatch(/Authorization: Hawk id=/);
-    const unsigned = await prepareRequest({ request: request({ url: `${base}/h`, auth: { type: 'hawk' } }), folders: [], workspace: { root, file: { auth: { type: 'none' }, headers: [] } } }, { unsendableAuth: 'omit' });
-    expect(toCode(unsigned, 'curl/bash')).toMatch(/Hawk: this code cannot sign the request, and Ferry could not sign it for this export/);
+    const unsigned = await prepareRequest({ request: request({ url: `${base}/h`, auth: { type: 'hawk', authId: 'id', authKey: 'k', timestamp: 'soon' } }), folders: [], workspace: { root, file: { auth: { type: 'none' }, headers: [] } } }, { unsendableAuth: 'omit' });
+    // Why, as a send would say it (it said only 'check the auth settings'), and never the request's path twice.
+    const unsignedCode = toCode(unsigned, 'curl/bash');
+    expect(unsignedCode).toContain('# Hawk: this code cannot sign the request, and Ferry could not sign it for this export: Hawk: timestamp must be seconds since 1970 (digits), got "soon"; leave it empty to use the current time.\n# No credentials are sent: sign each request with a Hawk library.\n');
     const ntlm = await prepareRequest({ request: request({ url: `${base}/n`, auth: { type: 'ntlm', username: 'u', password: 'p' } }), folders: [], workspace: { root, file: { auth: { type: 'none' }, headers: [] } } }, { unsendableAuth: 'omit' });
     const ntlmCode = toCode(ntlm, 'python/requests');
     expect(ntlmCode).toMatch(/NTLM auth: this code cannot answer the server's NTLM challenge, so it sends no credentials/);
