@@ -5,6 +5,7 @@
  */
 import type { ServerKind } from '../model/index.js';
 import type { TrafficRecord } from './types.js';
+import { BIDI_CONTROLS } from '../support/terminal-text.js';
 
 /** `time server summary duration ↑in ↓out (note)`, the same for every kind. */
 export function formatTrafficLine(record: TrafficRecord): string {
@@ -108,12 +109,15 @@ export function writeUtf8(text: string, out: Buffer, at: number): number {
   return at;
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_CONTROLS}]`);
 
 /**
  * Text a client chose (a DNS name, an event name, a tool name) as a terminal shows it safely:
- * C0 controls and DEL as their symbols (␛, ␍, ␡), C1 controls as U+FFFD. Raw, an ESC sequence
- * would clear or retitle the terminal of `ferry serve`, and a CR would overwrite the line.
+ * C0 controls and DEL as their symbols (␛, ␍, ␡), C1 controls and bidi overrides as U+FFFD (3
+ * bytes, as `trafficLineMaxBytes` allows per character). Raw, an ESC sequence would clear or
+ * retitle the terminal of `ferry serve`, a CR would overwrite the line, and U+202E would show the
+ * rest of it reversed (`ferry serve | tee log` too: a pipe gets these bytes, not the terminal escapes).
+ * Clean ASCII never gets here (`writeUtf8` stores it byte by byte).
  */
 export function printable(text: string): string {
   if (!CONTROL.test(text)) return text;

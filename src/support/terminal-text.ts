@@ -1,3 +1,6 @@
+/** The bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), as a regex class's inside: shared with the traffic line (servers/format.ts). */
+export const BIDI_CONTROLS = '\u202a-\u202e\u2066-\u2069';
+
 /**
  * Text that came from outside (a server's answer through a script, a workspace file, an import)
  * made safe to print on a terminal: control characters would otherwise act there. An ESC starts
@@ -6,7 +9,8 @@
  * overrides reorder what is shown. Each is shown as an escape (`\x1b`, `\r`, `\u202e`) instead.
  * Line feeds and tabs stay: messages have several lines.
  */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_CLASS = `[\u0000-\u0008\u000b-\u001f\u007f-\u009f${BIDI_CONTROLS}]`;
+const UNSAFE = new RegExp(UNSAFE_CLASS, 'g');
 
 export function terminalText(text: string): string {
   return text.replace(UNSAFE, escapedChar);
@@ -22,7 +26,7 @@ export function escapedChar(ch: string): string {
 }
 
 /** The colour sequences Ferry itself writes (picocolors: `ESC [ 32 m`); only these pass `terminalOutput`. */
-const COLOUR_OR_UNSAFE = /\x1b\[[0-9;]*m|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const COLOUR_OR_UNSAFE = new RegExp(`\x1b\\[[0-9;]*m|${UNSAFE_CLASS}`, 'g');
 
 /**
  * The last guard before a terminal, for whole lines a command built: like `terminalText`, but

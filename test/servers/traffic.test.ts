@@ -189,6 +189,8 @@ describe('traffic log', () => {
     // ESC [2J clears the screen, CR rewrites the line, BEL rings; C1 controls (U+009B is CSI) too.
     expect(of('A a\u001b[2J.test\r\u0007 → NXDOMAIN')).toBe('A a\u241b[2J.test\u240d\u2407 → NXDOMAIN 0.00 ms ↑0 B ↓0 B');
     expect(of('A é\u001b\u009b\u007f.test', 'x\ny')).toBe('A é\u241b\ufffd\u2421.test 0.00 ms ↑0 B ↓0 B (x\u240ay)');
+    // Bidi overrides and isolates would show the rest of the line reversed: U+FFFD, 3 bytes as the room allows.
+    expect(of('A \u202egnp.test\u2066\u2069', '\u202b')).toBe('A \ufffdgnp.test\ufffd\ufffd 0.00 ms ↑0 B ↓0 B (\ufffd)');
   });
 
   it('prints a record of any kind from its summary, sizes and note', () => {
