@@ -15,6 +15,7 @@ import { selectRequests, warningsOfRun, type Entry, type RunItem } from '../work
 import { unknownFieldsWarning } from '../model/index.js';
 import { pause, sendItem } from './send.js';
 import { captureResponse } from './response-capture.js';
+import { boundResult } from './result-limits.js';
 import type { VariableValues } from '../scripts/index.js';
 import type { DataRow } from '../variables/index.js';
 
@@ -163,6 +164,7 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
         const outcome = await sendItem(item, ctx, { iteration, iterationCount: iterations, locals });
         if (plan.responses && outcome.response) outcome.result.response = captureResponse(outcome.response, plan.responses.maxBodyBytes);
         mask.result(outcome.result); // secret values stay out of reports, scripts' console lines included
+        boundResult(outcome.result); // a test named after a 2 MB answer is cut, in every report alike
         if (keep) results.push(outcome.result);
         tally.add(outcome.result);
         emit({ type: 'request', result: outcome.result });

@@ -1,0 +1,75 @@
+/**
+ * Reports stay bounded whatever a server answers and a script makes of it: a test named after a
+ * 2 MB answer, a failure message and a thrown error quoting it are cut (saying how much more there
+ * was) in every report; the JUnit file stays well-formed XML with control characters, lone
+ * surrogates, `]]>` and `--` in the text.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
+import { ferry } from '../support/cli.js';
+import { makeWorkspace } from './workspace.js';
+import { RESULT_LIMITS } from '../../src/runner/result-limits.js';
+
+const BODY_BYTES = 2 * 1024 * 1024;
+const HOSTILE = 'x\x1b[2J\x00\x0b\u0085\ud800]]>--<!-- \ufffe';
+let server: http.Server;
+let base = '';
+
+beforeAll(async () => {
+  server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('a'.repeat(BODY_BYTES));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('report size', () => {
+  it('a test name, failure message and error made from a 2 MB answer are cut in every report; JUnit stays well-formed', { timeout: 60_000 }, async () => {
+    const t = await makeWorkspace({
+      'requests/big.yaml': {
+        name: 'big',
+        url: `${base}/`,
+        scripts: {
+          postResponse: [
+            `const hostile = ${JSON.stringify(HOSTILE)};`,
+            'const text = pm.response.text();',
+            'pm.test(hostile + text, () => { throw new Error(hostile + text); });',
+            "pm.test('short name', () => {});",
+            'throw new Error(hostile + text);',
+          ].join('\n'),
+        },
+      },
+    });
+    const out = (name: string) => path.join(t.root, '..', name);
+    process.env.FERRY_DATA_DIR = t.dataDir;
+    const run = await ferry(['-w', t.root, 'run', '-n', '3', '--report-bodies', '--out-json', out('r.json'), '--out-junit', out('r.xml'), '--out-html', out('r.html')]);
+    expect(run.code).toBe(1);
+
+    const json = await fs.readFile(out('r.json'), 'utf8');
+    const junit = await fs.readFile(out('r.xml'), 'utf8');
+    const html = await fs.readFile(out('r.html'), 'utf8');
+    // 3 sends, each a 64 KB body and a few cut texts: far below the megabytes each would hold uncut.
+    for (const text of [json, junit, html, run.stdout]) expect(text.length).toBeLessThan(400_000);
+
+    const result = JSON.parse(json).results[0];
+    const [cut, short] = result.tests;
+    expect(cut.name.startsWith(HOSTILE)).toBe(true);
+    expect(cut.name).toMatch(new RegExp(`… \\(${BODY_BYTES + HOSTILE.length - RESULT_LIMITS.testName} more characters\\)$`));
+    expect(cut.message).toMatch(/… \(\d+ more characters\)$/);
+    expect(cut.message.length).toBeLessThan(RESULT_LIMITS.message + 50);
+    expect(short.name).toBe('short name');
+    expect(result.error.length).toBeLessThan(RESULT_LIMITS.message + 50);
+    expect(result.error).toMatch(/more characters\)/);
+
+    expect(XMLValidator.validate(junit)).toBe(true);
+    expect(junit).toContain(']]&gt;--&lt;!--');
+    expect(junit).toContain('more characters)');
+    expect(run.stdout).toContain('more characters)');
+  });
+});
