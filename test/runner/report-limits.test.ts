@@ -13,6 +13,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { ferry } from '../support/cli.js';
 import { makeWorkspace } from './workspace.js';
 import { RESULT_LIMITS } from '../../src/runner/result-limits.js';
+import { HTML_BODY_CHARS } from '../../src/runner/reporters/html.js';
 
 const BODY_BYTES = 2 * 1024 * 1024;
 const HOSTILE = 'x\x1b[2J\x00\x0b\u0085\ud800]]>--<!-- \ufffe';
@@ -20,9 +21,9 @@ let server: http.Server;
 let base = '';
 
 beforeAll(async () => {
-  server = http.createServer((_req, res) => {
+  server = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end('a'.repeat(BODY_BYTES));
+    res.end('a'.repeat(req.url === '/wide' ? 100_000 : BODY_BYTES));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -71,5 +72,26 @@ describe('report size', () => {
     expect(junit).toContain(']]&gt;--&lt;!--');
     expect(junit).toContain('more characters)');
     expect(run.stdout).toContain('more characters)');
+  });
+
+  it('the HTML page holds at most 20 MB of bodies: past it a send keeps its headers and says its body was left out; the JSON report keeps every body', { timeout: 120_000 }, async () => {
+    const t = await makeWorkspace({ 'requests/wide.yaml': { name: 'wide', url: `${base}/wide` } });
+    const out = (name: string) => path.join(t.root, '..', name);
+    process.env.FERRY_DATA_DIR = t.dataDir;
+    const sends = 400; // 400 × 64 KB kept of each 100 KB body: 25.6 MB, past the page's 20 MB
+    const run = await ferry(['-w', t.root, 'run', '-n', String(sends), '--report-bodies', '--out-json', out('w.json'), '--out-html', out('w.html')]);
+    expect(run.code).toBe(0);
+    const html = await fs.readFile(out('w.html'), 'utf8');
+    expect(html.length).toBeLessThan(22 * 1024 * 1024); // 20 MB of bodies, and the rest of the page
+    const data = JSON.parse(/<script id="ferry-data" type="application\/json">([^]*?)<\/script>/.exec(html)![1]!);
+    const rows = data.results as Array<{ response: { body: string | null; bodySize: number; headers: unknown[]; leftOut?: true } }>;
+    expect(rows).toHaveLength(sends);
+    const kept = rows.filter((r) => r.response.body !== null);
+    expect(kept.length).toBe(Math.floor(HTML_BODY_CHARS / (64 * 1024 + 2))); // each as a JSON string, quotes and all
+    expect(rows.slice(0, kept.length)).toEqual(kept); // the first ones, in order
+    for (const r of rows.slice(kept.length)) expect(r.response).toMatchObject({ body: null, bodySize: 100_000, leftOut: true, headers: expect.arrayContaining([{ name: 'content-type', value: 'text/plain' }]) });
+    expect(html).toContain('left out: this page already holds');
+    const json = JSON.parse(await fs.readFile(out('w.json'), 'utf8'));
+    expect(json.results.every((r: { response: { body: string | null } }) => r.response.body?.length === 64 * 1024)).toBe(true);
   });
 });

@@ -58,6 +58,7 @@ export const HTML_SCRIPT = `
       const res = el('details', { className: 'response' }, el('summary', { text: 'Response' + (r.response.truncated ? ' (body cut: ' + r.response.bodySize + ' bytes in all)' : '') }));
       res.append(el('pre', { className: 'headers', text: r.response.headers.map((h) => h.name + ': ' + h.value).join('\\n') }));
       if (r.response.binary) res.append(el('div', { className: 'dim', text: '[binary body, ' + r.response.bodySize + ' bytes]' }));
+      else if (r.response.leftOut) res.append(el('div', { className: 'dim body-left-out', text: '[body of ' + r.response.bodySize + ' bytes left out: this page already holds ' + data.bodyLimitMb + ' MB of bodies; the JSON report (--out-json) keeps every body]' }));
       else if (r.response.body !== null) res.append(el('pre', { className: 'body', text: r.response.body }));
       box.append(res);
     }

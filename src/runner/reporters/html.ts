@@ -12,7 +12,7 @@
 import type { Reporter, RunEvent } from '../events.js';
 import { SpoolFolder } from '../report-spool.js';
 import { formatMs } from '../../support/human-units.js';
-import { reportEntry } from './json.js';
+import { reportEntry, type JsonReport } from './json.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-page.js';
 
 export function escapeHtml(text: string): string {
@@ -26,12 +26,22 @@ export function scriptJson(value: unknown): string {
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
+/**
+ * Characters of response bodies one page holds (`--report-bodies`), counted as written in it
+ * (escaped). A browser parses the page's data whole: 10,000 sends of 64 KB each would be a 640 MB
+ * page no browser opens. Past this, a send's headers are kept and its body is left out, saying so
+ * (the JSON report keeps every body).
+ */
+export const HTML_BODY_CHARS = 20 * 1024 * 1024;
+
 export class HtmlReporter implements Reporter {
   private start: Extract<RunEvent, { type: 'start' }> | undefined;
   private end: Extract<RunEvent, { type: 'end' }> | undefined;
   private readonly spools = new SpoolFolder();
   private readonly rows = this.spools.spool();
   private count = 0;
+  /** Characters of bodies the page holds so far (`HTML_BODY_CHARS`). */
+  private bodyChars = 0;
   private readonly warnings: string[] = [];
 
   constructor(
@@ -43,10 +53,21 @@ export class HtmlReporter implements Reporter {
     if (event.type === 'start') this.start = event;
     if (event.type === 'warning' && this.warnings.length < 100) this.warnings.push(event.message);
     if (event.type === 'request') {
-      const row = { ...reportEntry(event.result, this.options.bodies), startedAt: event.result.startedAt };
+      const entry = reportEntry(event.result, this.options.bodies);
+      const row = { ...entry, startedAt: event.result.startedAt, ...(entry.response ? { response: this.kept(entry.response) } : {}) };
       this.rows.append(`${this.count++ ? ',\n' : ''}${scriptJson(row)}`);
     }
     if (event.type === 'end') this.end = event;
+  }
+
+  /** The response as the page keeps it: its body left out once the page holds `HTML_BODY_CHARS` of bodies. */
+  private kept(response: NonNullable<JsonReport['results'][number]['response']>): typeof response & { leftOut?: true } {
+    if (!response.body) return response;
+    // As written into the page: a control character takes 6 (`\u001b`).
+    const chars = scriptJson(response.body).length;
+    if (this.bodyChars + chars > HTML_BODY_CHARS) return { ...response, body: null, leftOut: true };
+    this.bodyChars += chars;
+    return response;
   }
 
   async finish(): Promise<void> {
@@ -96,7 +117,7 @@ ${this.warnings.length ? `<h2>Warnings</h2><ul id="warnings">${this.warnings.map
 <thead><tr><th></th><th>Iter.</th><th>Request</th><th>Method</th><th>URL</th><th>Status</th><th>Time</th><th>Size</th></tr></thead>
 <tbody id="rows"></tbody>
 </table>
-<script id="ferry-data" type="application/json">{"summary":${scriptJson(summary)},"results":[`,
+<script id="ferry-data" type="application/json">{"summary":${scriptJson(summary)},"bodyLimitMb":${HTML_BODY_CHARS / 1024 / 1024},"results":[`,
       );
       for await (const piece of this.rows.read()) await this.write(piece);
       await this.write(`]}</script>\n<script>${HTML_SCRIPT}</script>\n</body>\n</html>\n`);
