@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
+import { WebSocketServer } from 'ws';
 import { ferry } from '../support/cli.js';
 import { makeWorkspace } from './workspace.js';
 import { RESULT_LIMITS } from '../../src/runner/result-limits.js';
@@ -93,5 +94,32 @@ describe('report size', () => {
     expect(html).toContain('left out: this page already holds');
     const json = JSON.parse(await fs.readFile(out('w.json'), 'utf8'));
     expect(json.results.every((r: { response: { body: string | null } }) => r.response.body?.length === 64 * 1024)).toBe(true);
+  });
+
+  it('the HTML page leaves out the messages of streaming sends, which it does not show; the JSON report keeps them', { timeout: 60_000 }, async () => {
+    // Each connection gets 100 messages of 60 KB: 6 MB a send in the data of a page that never showed them.
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    wss.on('connection', (socket) => {
+      for (let i = 0; i < 100; i++) socket.send('m'.repeat(60_000));
+      socket.close(1000, 'done');
+    });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    try {
+      const t = await makeWorkspace({ 'requests/stream.yaml': { name: 'stream', kind: 'websocket', url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/` } });
+      const out = (name: string) => path.join(t.root, '..', name);
+      process.env.FERRY_DATA_DIR = t.dataDir;
+      const run = await ferry(['-w', t.root, 'run', '-n', '3', '--out-json', out('s.json'), '--out-html', out('s.html')]);
+      expect(run.code).toBe(0);
+      const html = await fs.readFile(out('s.html'), 'utf8');
+      expect(html.length).toBeLessThan(200_000);
+      const data = JSON.parse(/<script id="ferry-data" type="application\/json">([^]*?)<\/script>/.exec(html)![1]!);
+      expect(data.results).toHaveLength(3);
+      expect(data.results[0].stream).toMatchObject({ events: 100 });
+      expect(data.results[0].messages).toBeUndefined();
+      const json = JSON.parse(await fs.readFile(out('s.json'), 'utf8'));
+      expect(json.results[0].messages).toHaveLength(100);
+    } finally {
+      await new Promise((resolve) => wss.close(resolve));
+    }
   });
 });
