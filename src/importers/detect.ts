@@ -22,22 +22,43 @@ export type Detected =
   | { kind: 'openapi'; document: Record<string, unknown>; format: 'json' | 'yaml'; version: string }
   | { kind: 'curl'; text: string };
 
-function tooLarge(what: string, bytes: number): ImportError {
-  return new ImportError(
-    `${what} is ${sizeOverLimit(bytes, MAX_IMPORT_BYTES)}; imports are limited to 50 MB. Split it, or import a smaller export.`,
-  );
+/**
+ * What refused input was read for: an import, or an update of an imported folder from a new
+ * version of its document. The refusals below are the one wording of both, in the action's words.
+ */
+export type InputAction = 'import' | 'update';
+
+/** The end of a refusal's sentence: what did not happen. */
+export function refusalOutcome(action: InputAction): string {
+  return action === 'import' ? 'it was not imported' : 'nothing was updated';
+}
+
+export function tooLarge(what: string, bytes: number, action: InputAction = 'import'): ImportError {
+  const size = sizeOverLimit(bytes, MAX_IMPORT_BYTES);
+  return new ImportError(action === 'import'
+    ? `${what} is ${size}; imports are limited to 50 MB. Split it, or import a smaller export.`
+    : `${what} is ${size}; Ferry reads API documents up to 50 MB, so nothing was updated. Update from a smaller document (without large embedded examples, or one API per document).`);
+}
+
+export function yamlBomb(what: string, action: InputAction): ImportError {
+  return new ImportError(`${what} expands YAML aliases more than ${MAX_YAML_ALIASES} times, which is how a small file becomes gigabytes (a "YAML bomb"); ${refusalOutcome(action)}.`);
+}
+
+/** The YAML reader overflowed its stack (it reports that as a syntax error where it gave up). */
+export function tooDeepForReader(what: string, action: InputAction): ImportError {
+  return new ImportError(`${what} nests lists and objects too deeply for the YAML reader, which no API document does; ${refusalOutcome(action)}.`);
 }
 
 /** Refuses text over the import limit, however it came (a file or a paste in the app, a tool call). */
-export function checkImportSize(text: string, what: string): void {
+export function checkImportSize(text: string, what: string, action: InputAction = 'import'): void {
   // UTF-8 is at most 3 bytes per UTF-16 unit: most texts need no count.
   if (text.length * 3 <= MAX_IMPORT_BYTES) return;
   const bytes = Buffer.byteLength(text);
-  if (bytes > MAX_IMPORT_BYTES) throw tooLarge(what, bytes);
+  if (bytes > MAX_IMPORT_BYTES) throw tooLarge(what, bytes, action);
 }
 
 /** Reads a file to import: its size is checked before it is read, and it must be a regular file. */
-export async function readImportFile(file: string): Promise<Buffer> {
+export async function readImportFile(file: string, action: InputAction = 'import'): Promise<Buffer> {
   let stat;
   try {
     stat = await fs.lstat(file);
@@ -47,7 +68,7 @@ export async function readImportFile(file: string): Promise<Buffer> {
   }
   if (stat.isSymbolicLink()) throw new ImportError(`${file} is a symbolic link; links are never followed. Import the file it points to.`);
   if (!stat.isFile()) throw new ImportError(`${file} is not a file.`);
-  if (stat.size > MAX_IMPORT_BYTES) throw tooLarge(`The file ${file}`, stat.size);
+  if (stat.size > MAX_IMPORT_BYTES) throw tooLarge(`The file ${file}`, stat.size, action);
   const handle = await fs.open(file, 'r');
   try {
     // Read at most one byte past the limit, in case the file grew since stat.
@@ -57,7 +78,7 @@ export async function readImportFile(file: string): Promise<Buffer> {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length >= buffer.length) throw tooLarge(`The file ${file}`, length);
+      if (length >= buffer.length) throw tooLarge(`The file ${file}`, length, action);
     }
     return buffer.subarray(0, length);
   } finally {
@@ -66,13 +87,13 @@ export async function readImportFile(file: string): Promise<Buffer> {
 }
 
 /** Reads a stream (standard input, a download body), refusing once it passes the limit. */
-export async function readLimited(stream: AsyncIterable<Uint8Array | string>, what: string): Promise<Buffer> {
+export async function readLimited(stream: AsyncIterable<Uint8Array | string>, what: string, action: InputAction = 'import'): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     total += buf.length;
-    if (total > MAX_IMPORT_BYTES) throw tooLarge(what, total);
+    if (total > MAX_IMPORT_BYTES) throw tooLarge(what, total, action);
     chunks.push(buf);
   }
   return Buffer.concat(chunks, total);
@@ -123,11 +144,9 @@ export function detect(text: string): Detected {
     ({ data: document, depth } = parseDocumentText(text, { prettyErrors: true }));
   } catch (error) {
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-      throw new ImportError(`The file expands YAML aliases more than ${MAX_YAML_ALIASES} times, which is how a small file becomes gigabytes (a "YAML bomb"); it was not imported.`);
+      throw yamlBomb('The file', 'import');
     }
-    if (/Maximum call stack/i.test((error as Error).message)) {
-      throw new ImportError('The file nests lists and objects too deeply for the YAML reader, which no API document does; it was not imported.');
-    }
+    if (/Maximum call stack/i.test((error as Error).message)) throw tooDeepForReader('The file', 'import');
     // A document that says it is OpenAPI/Swagger but does not parse: say where, not "unknown format".
     if (isYamlSyntaxError(error) && /^(openapi|swagger)\s*:/m.test(text)) {
       const pos = error.linePos?.[0];
@@ -190,11 +209,11 @@ function nestsDeeperThan(document: unknown, limit: number): boolean {
 /**
  * Refuses a document nested deeper than MAX_DOCUMENT_DEPTH (an import's and an update's one check).
  * `depth`: how deeply the parser saw its nodes nest, when it counted (then no walk is needed to
- * know); `what` names it, `outcome` ends the sentence (`it was not imported`).
+ * know); `what` names it.
  */
-export function checkDocumentDepth(document: unknown, depth: number | undefined, what = 'The file', outcome = 'it was not imported'): void {
+export function checkDocumentDepth(document: unknown, depth: number | undefined, what = 'The file', action: InputAction = 'import'): void {
   if ((depth === undefined || depth > MAX_DOCUMENT_DEPTH) && nestsDeeperThan(document, MAX_DOCUMENT_DEPTH)) {
-    throw new ImportError(`${what} nests lists and objects more than ${MAX_DOCUMENT_DEPTH.toLocaleString('en')} levels deep, which no export or API document does; ${outcome}.`);
+    throw new ImportError(`${what} nests lists and objects more than ${MAX_DOCUMENT_DEPTH.toLocaleString('en')} levels deep, which no export or API document does; ${refusalOutcome(action)}.`);
   }
 }
 

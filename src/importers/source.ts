@@ -1,8 +1,7 @@
 /** Reading an import's input: a file, standard input, or a download over HTTP(S), all within 50 MB. */
 import type { Dispatcher } from 'undici';
-import { MAX_IMPORT_BYTES, decodeText, readImportFile, readLimited } from './detect.js';
+import { MAX_IMPORT_BYTES, decodeText, readImportFile, readLimited, tooLarge, type InputAction } from './detect.js';
 import { ImportError, type ImportSource } from './types.js';
-import { sizeOverLimit } from '../support/human-units.js';
 
 export interface ImportInput {
   text: string;
@@ -22,15 +21,16 @@ export interface DownloadNetwork {
   proxyFailure(error: unknown, url: URL): Error | undefined;
 }
 
-export async function readInput(spec: string, network?: DownloadNetwork, stdin: AsyncIterable<Uint8Array | string> = process.stdin): Promise<ImportInput> {
-  if (spec === '-') return { text: decodeText(await readLimited(stdin, 'Standard input')), source: { label: 'standard input' } };
-  if (/^https?:\/\//i.test(spec)) return download(spec, network);
+/** `action`: what the input is read for (an import, or an update's new version), which words a refusal. */
+export async function readInput(spec: string, network?: DownloadNetwork, action: InputAction = 'import', stdin: AsyncIterable<Uint8Array | string> = process.stdin): Promise<ImportInput> {
+  if (spec === '-') return { text: decodeText(await readLimited(stdin, 'Standard input', action)), source: { label: 'standard input' } };
+  if (/^https?:\/\//i.test(spec)) return download(spec, network, action);
   const path = (await import('node:path')).resolve(spec);
-  return { text: decodeText(await readImportFile(path)), source: { label: spec, path } };
+  return { text: decodeText(await readImportFile(path, action)), source: { label: spec, path } };
 }
 
 /** Downloads with undici; the size is checked from Content-Length and again as bytes arrive. */
-export async function download(url: string, network?: DownloadNetwork, timeoutMs = 60_000): Promise<ImportInput> {
+export async function download(url: string, network?: DownloadNetwork, action: InputAction = 'import', timeoutMs = 60_000): Promise<ImportInput> {
   // undici is loaded here, not with the module: importing a file never needs it (~60 ms of start-up).
   const { request } = await import('undici');
   let current = url;
@@ -63,11 +63,11 @@ export async function download(url: string, network?: DownloadNetwork, timeoutMs
     const length = Number(headers['content-length']);
     if (Number.isFinite(length) && length > MAX_IMPORT_BYTES) {
       body.destroy();
-      throw new ImportError(`The download ${current} is ${sizeOverLimit(length, MAX_IMPORT_BYTES)}; imports are limited to 50 MB.`);
+      throw tooLarge(`The download ${current}`, length, action);
     }
     let bytes: Buffer;
     try {
-      bytes = await readLimited(body, `The download ${current}`);
+      bytes = await readLimited(body, `The download ${current}`, action);
     } catch (error) {
       body.destroy();
       throw error;

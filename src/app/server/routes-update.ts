@@ -46,13 +46,13 @@ export function updateRoutes(state: WorkspaceState): Routes {
     const text = optionalField(body, 'text');
     if (url !== undefined) {
       if (!/^https?:\/\//i.test(url)) throw new ApiError(400, 'Give an http:// or https:// URL.');
-      return download(url);
+      return download(url, undefined, 'update');
     }
     if (text !== undefined) return { text, source: { label: optionalField(body, 'name') || 'pasted' } };
     const node = folderOf(body);
     const known = await knownDocumentSource(root(), node.path, node);
-    if (/^https?:\/\//i.test(known)) return download(known);
-    const input = await readInput(path.join(root(), ...known.split('/')));
+    if (/^https?:\/\//i.test(known)) return download(known, undefined, 'update');
+    const input = await readInput(path.join(root(), ...known.split('/')), undefined, 'update');
     return { ...input, source: { ...input.source, label: known } };
   };
 

@@ -4,20 +4,22 @@
  * each an `ImportError` that says where.
  */
 import {
-  isObject, isYamlSyntaxError, MAX_DOCUMENT_BYTES, MAX_YAML_ALIASES, parseDocumentText, specVersionOf, type DocumentData, type JsonObject, type SpecVersionInfo,
+  isObject, isYamlSyntaxError, MAX_DOCUMENT_BYTES, parseDocumentText, specVersionOf, type DocumentData, type JsonObject, type SpecVersionInfo,
 } from '../../openapi-document/index.js';
-import { checkDocumentDepth } from '../detect.js';
+import { checkDocumentDepth, tooDeepForReader, tooLarge, yamlBomb, type InputAction } from '../detect.js';
 import { ImportError } from '../types.js';
 
 export { specVersionOf };
 
 /**
- * Parses document text. `label` names the input in messages (a file, a URL, `-`); `outcome` ends
- * a refusal's sentence: what did not happen (an import's, or an update's `nothing was updated`).
+ * Parses document text. `label` names the input in messages (a file, a URL, `-`); `action` words
+ * a refusal as an import's or an update's (`nothing was updated`).
  */
-export function parseSpecText(text: string, label: string, outcome = 'it was not imported'): DocumentData {
-  if (Buffer.byteLength(text, 'utf8') > MAX_DOCUMENT_BYTES) {
-    throw new ImportError(`${label} is larger than 50 MB; Ferry does not read API documents that large, so ${outcome}.`);
+export function parseSpecText(text: string, label: string, action: InputAction = 'import'): DocumentData {
+  // Text that came without a read limit (a paste in the app); files and downloads were stopped at 50 MB already.
+  if (text.length * 3 > MAX_DOCUMENT_BYTES) {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > MAX_DOCUMENT_BYTES) throw tooLarge(label, bytes, action);
   }
   let parsed: DocumentData;
   try {
@@ -25,7 +27,7 @@ export function parseSpecText(text: string, label: string, outcome = 'it was not
   } catch (error) {
     // The YAML reader reports its own stack overflow as a syntax error at the place it gave up.
     if (/Maximum call stack/i.test((error as Error).message)) {
-      throw new ImportError(`${label} nests lists and objects too deeply for the YAML reader, which no API document does; ${outcome}.`);
+      throw tooDeepForReader(label, action);
     }
     if (isYamlSyntaxError(error)) {
       const pos = error.linePos?.[0];
@@ -33,13 +35,11 @@ export function parseSpecText(text: string, label: string, outcome = 'it was not
       throw new ImportError(`${where}: the document does not parse as JSON or YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}.`);
     }
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-      throw new ImportError(
-        `${label} expands YAML aliases more than ${MAX_YAML_ALIASES} times, which is how a small file becomes gigabytes (a "YAML bomb"); ${outcome}.`,
-      );
+      throw yamlBomb(label, action);
     }
     throw new ImportError(`${label}: the document does not parse as JSON or YAML: ${(error as Error).message}.`);
   }
-  checkDocumentDepth(parsed.data, parsed.depth, label, outcome);
+  checkDocumentDepth(parsed.data, parsed.depth, label, action);
   return parsed;
 }
 

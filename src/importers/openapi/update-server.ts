@@ -70,7 +70,7 @@ export async function planServerUpdate(root: string, input: { server: string; te
   const notUnderSpecs = () => new ImportError(`${file} links its document as "${spec}", which is not a file under specs/; fix http.openapi.spec, then update again.`);
   if (parts[0] !== SPECS_DIR || parts.includes('..') || (await checkNoSymlinks(root, spec))) throw notUnderSpecs();
 
-  const newText = parseSpecText(input.text, input.from, 'nothing was updated');
+  const newText = parseSpecText(input.text, input.from, 'update');
   const parsed = requireSpec(newText.data, input.from);
   const next = buildMockRoutes(parsed.root, parsed.info);
   const warnings: string[] = [];

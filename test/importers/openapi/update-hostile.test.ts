@@ -65,6 +65,18 @@ describe('ferry update with hostile inputs', () => {
     expect(await snapshot(ws, outside)).toEqual(before);
   });
 
+  it('a new version over 50 MB is refused in the words of an update, not an import\'s; nothing is written', async () => {
+    const { ws, outside } = await imported();
+    // Past the limit by its size on disk (checked before reading) and as text (a paste in the app).
+    await fs.writeFile(path.join(ws, 'huge.yaml'), `${V2}x-big: "${'a'.repeat(50 * 1024 * 1024)}"\n`);
+    const before = await snapshot(ws, outside);
+    const result = await ferry(['-w', ws, 'update', 'Pets', '--from', path.join(ws, 'huge.yaml')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/huge\.yaml is 52,\d{3},\d{3} bytes; Ferry reads API documents up to 50 MB, so nothing was updated\. Update from a smaller document \(without large embedded examples, or one API per document\)\.\n$/);
+    expect(result.stderr).not.toMatch(/import/);
+    expect(await snapshot(ws, outside)).toEqual(before);
+  });
+
   it('a folder that is a symbolic link is named as one, not as missing; nothing is written', async () => {
     const { ws, outside } = await imported();
     await fs.rename(path.join(ws, 'requests', 'Pets'), path.join(outside, 'Pets'));
