@@ -22,6 +22,7 @@ beforeAll(async () => {
     const p = new URL(req.url ?? '/', 'http://x').pathname;
     if (p === '/json') return void res.writeHead(200, { 'content-type': 'application/json', 'x-trace': 'abc' }).end('{"id":7,"name":"Ada","token":"s3cr3t-value"}');
     if (p === '/big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(BIG);
+    if (p === '/lines') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('line one\nline two\n');
     if (p === '/png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     if (p === '/hostile') return void res.writeHead(418, { 'content-type': 'text/html', 'x-evil': '<b>bold</b>' }).end('<script>alert(1)</script>\u001b[2J\r fake line');
     res.writeHead(204).end();
@@ -34,6 +35,7 @@ beforeAll(async () => {
     'requests/c png.yaml': { name: 'c png', seq: 3, url: `${base}/png` },
     'requests/d hostile.yaml': { name: 'd hostile', seq: 4, url: `${base}/hostile` },
     'requests/e empty.yaml': { name: 'e empty', seq: 5, url: `${base}/none` },
+    'requests/f lines.yaml': { name: 'f lines', seq: 6, url: `${base}/lines` },
   }, { variables: [{ key: 'token', secret: true }] });
   process.env.FERRY_DATA_DIR = temp.dataDir;
   expect((await ferry(['-w', temp.root, 'secret', 'set', 'token'], temp.root, 's3cr3t-value\n')).code).toBe(0);
@@ -56,6 +58,8 @@ describe('ferry run --verbose', { timeout: 120_000 }, () => {
     expect(out).toMatch(/ {4}content-type: image\/png\n(?: {4}[\w-]+: .*\n)* {4}\[binary body, 2\.9 kB\]\n/);
     expect(out).toContain('    x-evil: <b>bold</b>\n');
     expect(out).toContain('    <script>alert(1)</script>\\x1b[2J\\r fake line\n');
+    // A body ending in a line feed: its lines, then the blank line after the response, no indented empty one.
+    expect(out).toContain('\n    line one\n    line two\n\n');
     expect(out).not.toMatch(/\u001b/);
     expect(out).toMatch(/✓ e empty e empty\.yaml\n {4}GET [^\n]*\n {4}HTTP\/1\.1 204 No Content\n/);
   });

@@ -160,7 +160,8 @@ function responseLines(r: RequestResult, response: CapturedResponse, c: ReturnTy
     }
   }
   lines.push('');
-  for (const line of t(body).split('\n')) lines.push(`${pad}${line}`);
+  // A body's last line feed ends its last line: no indented empty line after it.
+  for (const line of t(body.endsWith('\n') ? body.slice(0, -1) : body).split('\n')) lines.push(`${pad}${line}`);
   if (cut.cut || response.truncated) lines.push(`${pad}${c.dim(`… body cut at ${formatBytes(Math.min(VERBOSE_BODY_BYTES, Buffer.byteLength(cut.text)))} of ${formatBytes(response.bodySize)}`)}`);
   lines.push('');
   return lines;
