@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { deepEqual, formatFieldPath, isPlainObject, parseResource, serializeResource, type ResourceKind, type ResourceValue } from '../model/index.js';
-import { newerFormatProblem } from '../model/constants.js';
+import { FORMAT_VERSION, newerFormatProblem } from '../model/constants.js';
 import { sizeOverLimit } from '../support/human-units.js';
 import { MAX_YAML_BYTES, readTextFile, writeFileAtomic } from './files.js';
 import { editYaml } from './yaml-edit.js';
@@ -86,6 +86,8 @@ export async function saveResource<K extends ResourceKind>(file: string, kind: K
     const newer = current.ok ? newerFormatProblem(current.parsed.data) : undefined;
     if (newer !== undefined) throw new Error(`Not saved: ${newer}`);
   }
+  // A ferry.yaml read without its version (read as this format's, open.ts) gets the line at its first write.
+  if (kind === 'workspace' && (value as ResourceValue<'workspace'>).version === undefined) value = { ...value, version: FORMAT_VERSION };
   let text = resourceText(kind, value, previous);
   const retouched = options.retouch?.(text);
   if (retouched !== undefined && readsAs(kind, retouched, value)) text = retouched;

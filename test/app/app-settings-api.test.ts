@@ -240,6 +240,19 @@ describe('ferry app API: folder and workspace settings', () => {
     expect(app.state.workspace.file.headers).toEqual([{ key: 'X-Workspace', value: 'yes', enabled: true, description: '' }]);
   });
 
+  it('a ferry.yaml without version (read as version 1) gets the line at its first save, every other line kept', async () => {
+    const without = WORKSPACE_YAML.replace(/^version: 1\n/m, '');
+    expect(without).not.toContain('version');
+    await fs.writeFile(path.join(ws.root, 'ferry.yaml'), without);
+    await app.state.reloadAfterOwnWrites(['ferry.yaml']);
+    const read = (await client.call('GET', '/api/workspace/settings')).body as SettingsView;
+    const saved = await client.call('PUT', '/api/workspace/settings', { settings: { ...read.settings, docs: 'Saved once.' }, base: read.settings });
+    expect(saved.status, saved.text).toBe(200);
+    const file = await text('ferry.yaml');
+    expect(parse(file)).toMatchObject({ version: 1, id: 'settings-api', variables: [{ key: 'base', value: 'http://127.0.0.1:1' }], docs: 'Saved once.' });
+    expect(file.replace(/^version: 1\n/m, '').replace(/docs: Saved once\.\n/, '')).toBe(without);
+  });
+
   it("the next send from the app uses the settings just saved: the folder's auth and headers, the workspace's header below the folder's", async () => {
     const seen: http.IncomingHttpHeaders[] = [];
     const server = http.createServer((req, res) => {
