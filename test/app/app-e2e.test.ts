@@ -255,6 +255,23 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByRole('option', { name: /requests/ }).click();
     await expect.poll(() => page.getByTestId('code').textContent()).toContain('import requests');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-code-light.png') });
+    // The search matches the platform too (spec 4.7): it matched language and library only.
+    const search = page.getByLabel('Search languages');
+    const languages = page.getByRole('listbox', { name: 'Languages' });
+    const options = () => languages.getByRole('option').allTextContents();
+    await search.fill('android');
+    await expect.poll(options).toEqual(['Kotlin OkHttp 4']);
+    await search.fill('flutter');
+    await expect.poll(options).toEqual(['Dart http']);
+    await languages.getByRole('option', { name: /Dart/ }).click();
+    await expect.poll(() => page.getByTestId('code').textContent()).toContain("import 'package:http/http.dart'");
+    // Moving fast with the arrow keys: the code is the last choice's, not a late answer's.
+    await search.fill('');
+    for (let i = 0; i < 5; i++) await search.press('ArrowUp');
+    expect(await languages.getByRole('option', { selected: true }).textContent()).toMatch(/^Swift/);
+    await expect.poll(() => page.getByTestId('code').textContent()).toContain('import Foundation');
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('code').textContent()).toContain('import Foundation');
     await page.getByRole('button', { name: 'Close' }).click();
   });
 

@@ -46,7 +46,7 @@ function outline(nodes: ImportedNode[], prefix = '', out: string[] = []): string
 
 export function toolRoutes(state: WorkspaceState): Routes {
   return {
-    'GET /api/export/targets': async () => listTargets().map(({ id, lang, lib, language, library, default: isDefault }): CodeTarget => ({ id, lang, lib, language, library, default: isDefault })),
+    'GET /api/export/targets': async () => listTargets().map(({ id, lang, lib, language, library, platform, default: isDefault }): CodeTarget => ({ id, lang, lib, language, library, platform, default: isDefault })),
 
     /**
      * The saved request as code (the page saves its edits first), with the active environment's

@@ -125,6 +125,8 @@ export interface CodeTarget {
   lib: string;
   language: string;
   library: string;
+  /** Where the code runs (`Android, JVM`, `iOS, macOS`): the search matches it too. */
+  platform: string;
   default: boolean;
 }
 

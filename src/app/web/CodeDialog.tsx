@@ -26,17 +26,23 @@ export function CodeDialog({ path, request, onClose }: { path: string; request?:
   }, []);
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
-    return targets.filter((t) => !q || `${t.language} ${t.library} ${t.lang} ${t.lib}`.toLowerCase().includes(q));
+    // Language, library or platform (spec 4.7): "android" finds Kotlin, "ios" Swift, "node" JavaScript.
+    return targets.filter((t) => !q || `${t.language} ${t.library} ${t.lang} ${t.lib} ${t.platform}`.toLowerCase().includes(q));
   }, [targets, search]);
   const target = targets.find((t) => t.id === chosen);
   useEffect(() => {
     if (!target) return;
     localStorage.setItem(LAST, target.id);
     setError(null);
+    // Only the answer for the language chosen last is shown: moving through the list with the
+    // arrow keys asks for each, and an earlier answer arriving late showed that language's code.
+    let current = true;
     api.post<{ code: string; secretsInCode?: string[] }>('/api/export', { path, request, lang: target.lang, lib: target.lib, substitute }).then((r) => {
+      if (!current) return;
       setCode(r.code);
       setSecrets(r.secretsInCode ?? []);
-    }, (e: Error) => setError(e.message));
+    }, (e: Error) => current && setError(e.message));
+    return () => { current = false; };
   }, [target, substitute, path]);
 
   return (
@@ -58,7 +64,7 @@ export function CodeDialog({ path, request, onClose }: { path: string; request?:
           />
           <ul id="code-targets" role="listbox" aria-label="Languages">
             {shown.map((t, i) => (
-              <li key={t.id} id={`code-target-${i}`} role="option" aria-selected={t.id === chosen} className={t.id === chosen ? 'on' : ''} onClick={() => setChosen(t.id)}>
+              <li key={t.id} id={`code-target-${i}`} role="option" aria-selected={t.id === chosen} className={t.id === chosen ? 'on' : ''} title={t.platform} onClick={() => setChosen(t.id)}>
                 {t.language} <small>{t.library}</small>
               </li>
             ))}
