@@ -221,6 +221,20 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     expect(await fs.readFile(path.join(ws.root, 'environments/Swagger Petstore.yaml'), 'utf8')).toContain('baseUrl');
   });
 
+  it('imports an environment export saved as UTF-16 (with its byte order mark) chosen as a file, as ferry import does (it was refused as binary data)', async () => {
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'File', exact: true }).click();
+    await page.getByLabel('Import file').setInputFiles(path.join(CORPUS, 'environments/env-utf16le-crlf.postman_environment.json'));
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect.poll(() => page.getByTestId('import-preview').textContent()).toContain('Localhost REST API - QA_master_localhost');
+    await page.getByRole('dialog').getByRole('button', { name: 'Import', exact: true }).click();
+    await expect.poll(() => page.getByTestId('import-done').textContent()).toContain('1 environments');
+    await page.getByRole('button', { name: 'Done' }).click();
+    const written = await fs.readFile(path.join(ws.root, 'environments/Localhost REST API - QA_master_localhost.yaml'), 'utf8');
+    expect(written).toContain('key: servicePortNumber');
+    expect(written).toContain('value: "44393"');
+  });
+
   it('updates the imported folder from a new version: the plan with the conflict first, then the files', async () => {
     // The user edits the docs of "List all pets"; the new version changes the same docs (a conflict:
     // the user's edit is kept), drops GET /pets/{petId} and adds DELETE /pets/{petId}.

@@ -6,6 +6,16 @@ import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
 import { shownName } from '../../support/shown-name.js';
 
+/**
+ * A chosen file's text as `ferry import` reads a file (importers/detect.ts decodeText): UTF-8, or
+ * UTF-16 with a byte order mark (environment exports from Windows). `File.text()` reads UTF-8
+ * only, so a UTF-16 export came to the server as binary garbage and was refused.
+ */
+function fileText(bytes: Uint8Array): string {
+  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  return new TextDecoder(encoding).decode(bytes); // the byte order mark is dropped
+}
+
 export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpenUnsaved }: { folders: string[]; initialInto?: string; onClose: () => void; onDone: (done: ImportDone) => void; onOpenUnsaved: (opened: UnsavedImport) => void }) {
   const [tab, setTab] = useState<'file' | 'paste' | 'url'>('paste');
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
@@ -21,7 +31,7 @@ export function ImportDialog({ folders, initialInto = '', onClose, onDone, onOpe
   const readFile = (chosen: File | undefined) => {
     if (!chosen) return;
     setPreview(null);
-    void chosen.text().then((content) => setFile({ name: chosen.name, text: content }));
+    void chosen.arrayBuffer().then((bytes) => setFile({ name: chosen.name, text: fileText(new Uint8Array(bytes)) }));
   };
   const run = async <T,>(work: () => Promise<T>) => {
     setBusy(true);
