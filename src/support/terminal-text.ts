@@ -16,13 +16,18 @@ export function terminalText(text: string): string {
   return text.replace(UNSAFE, escapedChar);
 }
 
-/** One character written as its escape: `\r`, `\n`, `\t`, else `\x1b` or `\u202e`. */
+/**
+ * One character written as its escape: `\r`, `\n`, `\t`, `\x1b` for the other C0 controls, else
+ * `\u009b`, `\u202e`. JSON printed on a terminal (`ferry run -r json`, `--json`) holds no raw C0
+ * (JSON escapes them) but may hold DEL, C1 and bidi characters: as `\u…` they stay valid JSON of
+ * the same text, where `\x9b` would not be JSON at all.
+ */
 export function escapedChar(ch: string): string {
   if (ch === '\r') return '\\r';
   if (ch === '\n') return '\\n';
   if (ch === '\t') return '\\t';
   const code = ch.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  return code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /** The colour sequences Ferry itself writes (picocolors: `ESC [ 32 m`); only these pass `terminalOutput`. */

@@ -63,6 +63,15 @@ describe('processOutput', () => {
     expect(got.out).toBe('✗ slow\n');
   });
 
+  it('JSON printed on a terminal (-r json, --json) stays valid JSON of the same text: DEL, C1 controls and bidi overrides are written as JSON escapes', () => {
+    // JSON.stringify escapes C0 controls itself but leaves DEL, C1 (U+009B is CSI) and U+202E raw.
+    const value = { text: `${HOSTILE} del\x7f c1\u0085\u009b31m isolate\u2066x\u2069` };
+    const json = JSON.stringify(value, null, 2);
+    const got = capture(true, (output) => output.out(json));
+    expect(got.out).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(got.out)).toEqual(value);
+  });
+
   it('into a pipe or a file, writes the text unchanged', () => {
     const got = capture(false, (output) => {
       output.out(HOSTILE);

@@ -52,7 +52,7 @@ describe('the terminal report', () => {
     // The result itself keeps the text as it came (the JSON report escapes it on its own).
     expect(outcome.results[0]!.console).toEqual([HOSTILE]);
     expect(cli).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
-    const shown = 'A\\x1b]0;title\\x07B\\x1b[2J\\x9b31m\\rfake \u2713 line\\u202e';
+    const shown = 'A\\x1b]0;title\\x07B\\x1b[2J\\u009b31m\\rfake \u2713 line\\u202e';
     expect(cli).toContain(`│ ${shown}`);
     expect(cli).toContain(`✗ ${shown}`);
     expect(cli.split(shown).length).toBeGreaterThanOrEqual(5); // console, test name, its message, the error, the summary
