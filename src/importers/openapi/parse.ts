@@ -6,7 +6,7 @@
 import {
   isObject, isYamlSyntaxError, MAX_DOCUMENT_BYTES, parseDocumentText, specVersionOf, type DocumentData, type JsonObject, type SpecVersionInfo,
 } from '../../openapi-document/index.js';
-import { checkDocumentDepth, tooDeepForReader, tooLarge, yamlBomb, type InputAction } from '../detect.js';
+import { checkDocumentDepth, detect, tooDeepForReader, tooLarge, yamlBomb, type InputAction } from '../detect.js';
 import { ImportError } from '../types.js';
 
 export { specVersionOf };
@@ -32,25 +32,33 @@ export function parseSpecText(text: string, label: string, action: InputAction =
     if (isYamlSyntaxError(error)) {
       const pos = error.linePos?.[0];
       const where = pos ? `${label}:${pos.line}:${pos.col}` : label;
-      throw new ImportError(`${where}: the document does not parse as JSON or YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}.`);
+      throw new ImportError(`${where}: the document does not parse as JSON or YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}.${updated(action)}`);
     }
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
       throw yamlBomb(label, action);
     }
-    throw new ImportError(`${label}: the document does not parse as JSON or YAML: ${(error as Error).message}.`);
+    throw new ImportError(`${label}: the document does not parse as JSON or YAML: ${(error as Error).message}.${updated(action)}`);
   }
   checkDocumentDepth(parsed.data, parsed.depth, label, action);
   return parsed;
 }
 
-/** The document's version, or an `ImportError` explaining what the data is instead. */
-export function requireSpec(data: unknown, label: string): { root: JsonObject; info: SpecVersionInfo } {
+/** An update's refusals end saying so; an import's keep their words. */
+const updated = (action: InputAction) => (action === 'update' ? ' Nothing was updated.' : '');
+
+/**
+ * The document's version, or an `ImportError` explaining what the data is instead. For an update
+ * (`text`: the new version as given), a file another importer reads is named as what it is, with
+ * the command that takes it: updating from a collection is a common slip.
+ */
+export function requireSpec(data: unknown, label: string, update?: { text: string }): { root: JsonObject; info: SpecVersionInfo } {
   const info = specVersionOf(data);
   if (!info) {
     if (isObject(data) && (data.openapi !== undefined || data.swagger !== undefined)) {
       const given = String(data.openapi ?? data.swagger);
-      throw new ImportError(`${label} says it is version ${given}; Ferry imports Swagger 2.0 and OpenAPI 3.0 and 3.1 documents.`);
+      throw new ImportError(`${label} says it is version ${given}; Ferry imports Swagger 2.0 and OpenAPI 3.0 and 3.1 documents.${updated(update ? 'update' : 'import')}`);
     }
+    if (update) throw notAnApiDocument(update.text, label);
     throw new ImportError(
       `${label} is not an OpenAPI or Swagger document: it has no \`openapi: 3.x\` or \`swagger: "2.0"\` field at the top.`,
     );
@@ -60,4 +68,26 @@ export function requireSpec(data: unknown, label: string): { root: JsonObject; i
     throw new ImportError(`${label}: \`paths\` must be a mapping of paths to operations.`);
   }
   return { root, info };
+}
+
+const UPDATED_FROM = 'An imported folder is updated from a new version of its OpenAPI or Swagger document (JSON or YAML)';
+const KINDS = { postman: 'a Postman collection', environment: 'a Postman environment export', globals: 'a Postman globals export', curl: 'a cURL command' } as const;
+
+/** Why an update's new version is refused when it is no API document: what it is (by the importers' own detection), and what to do. */
+function notAnApiDocument(text: string, label: string): ImportError {
+  if (text.trim() === '') return new ImportError(`${label} is empty, so nothing was updated. ${UPDATED_FROM}: give that file, URL or text.`);
+  let kind: keyof typeof KINDS | undefined;
+  try {
+    const detected = detect(text).kind;
+    if (detected !== 'openapi') kind = detected;
+  } catch {
+    // Not a format any importer reads either.
+  }
+  if (kind) {
+    const command = label === 'pasted' || label === 'standard input' ? 'ferry import, or Import in the app' : `ferry import ${label}`;
+    return new ImportError(`${label} is ${KINDS[kind]}, not an OpenAPI or Swagger document, so nothing was updated. ${UPDATED_FROM}; to add what this file holds to the workspace, import it instead: ${command}`);
+  }
+  return new ImportError(
+    `${label} is not an OpenAPI or Swagger document: it has no \`openapi: 3.x\` or \`swagger: "2.0"\` field at the top, so nothing was updated. ${UPDATED_FROM}: check that this is the right file.`,
+  );
 }

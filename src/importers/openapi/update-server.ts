@@ -71,7 +71,7 @@ export async function planServerUpdate(root: string, input: { server: string; te
   if (parts[0] !== SPECS_DIR || parts.includes('..') || (await checkNoSymlinks(root, spec))) throw notUnderSpecs();
 
   const newText = parseSpecText(input.text, input.from, 'update');
-  const parsed = requireSpec(newText.data, input.from);
+  const parsed = requireSpec(newText.data, input.from, { text: input.text });
   const next = buildMockRoutes(parsed.root, parsed.info);
   const warnings: string[] = [];
   // Opened without following a link (O_NOFOLLOW): one swapped in since the check above is refused as it is.

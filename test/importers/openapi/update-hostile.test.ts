@@ -77,6 +77,29 @@ describe('ferry update with hostile inputs', () => {
     expect(await snapshot(ws, outside)).toEqual(before);
   });
 
+  it('a file that is not an API document is named for what it is, with what to do instead; nothing is written', async () => {
+    const { ws, outside } = await imported();
+    const files: Record<string, [string, RegExp]> = {
+      'collection.json': [
+        JSON.stringify({ info: { name: 'Shop', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [] }),
+        /collection\.json is a Postman collection, not an OpenAPI or Swagger document, so nothing was updated\. An imported folder is updated from a new version of its OpenAPI or Swagger document \(JSON or YAML\); to add what this file holds to the workspace, import it instead: ferry import .*collection\.json\n$/,
+      ],
+      'env.json': [JSON.stringify({ name: 'Dev', values: [{ key: 'a', value: '1' }] }), /env\.json is a Postman environment export, not an OpenAPI/],
+      'call.sh': ['curl https://example.com/pets\n', /call\.sh is a cURL command, not an OpenAPI/],
+      'empty.yaml': ['\n', /empty\.yaml is empty, so nothing was updated\. An imported folder is updated from a new version of its OpenAPI or Swagger document \(JSON or YAML\): give that file, URL or text\.\n$/],
+      'other.yaml': ['name: not an API\n', /other\.yaml is not an OpenAPI or Swagger document: it has no `openapi: 3\.x` or `swagger: "2\.0"` field at the top, so nothing was updated\. An imported folder is updated from a new version of its OpenAPI or Swagger document \(JSON or YAML\): check that this is the right file\.\n$/],
+      'broken.yaml': ['openapi: 3.0.3\npaths: [\n', /broken\.yaml:\d+:\d+: the document does not parse as JSON or YAML: .*\. Nothing was updated\.\n$/],
+    };
+    for (const [name, [text]] of Object.entries(files)) await fs.writeFile(path.join(ws, name), text);
+    const before = await snapshot(ws, outside);
+    for (const [name, [, message]] of Object.entries(files)) {
+      const result = await ferry(['-w', ws, 'update', 'Pets', '--from', path.join(ws, name)]);
+      expect(result.stderr, name).toMatch(message);
+      expect(result.code, name).toBe(2);
+    }
+    expect(await snapshot(ws, outside)).toEqual(before);
+  });
+
   it('a folder that is a symbolic link is named as one, not as missing; nothing is written', async () => {
     const { ws, outside } = await imported();
     await fs.rename(path.join(ws, 'requests', 'Pets'), path.join(outside, 'Pets'));

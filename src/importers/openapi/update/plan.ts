@@ -44,7 +44,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
     throw new ImportError(`Some files in "${folder.name}" cannot be read, so the update cannot tell which operations they hold:\n${broken.slice(0, 10).map((w) => `  ${formatWarning(w)}`).join('\n')}${broken.length > 10 ? `\n  and ${broken.length - 10} more` : ''}\nFix or remove them, then update again. Nothing was written.`);
   }
   const parsed = parseSpecText(input.text, input.source.label, 'update');
-  const { root, info } = requireSpec(parsed.data, input.source.label);
+  const { root, info } = requireSpec(parsed.data, input.source.label, { text: input.text });
   const next = buildCollection(root, info, { requireBaseUrl: false, ...(input.source.url ? { downloadedFrom: input.source.url } : {}) });
   // A document without operations (no `paths`, a wrong file) would mark every request as removed: refused, not planned.
   const savedOperations = [...walkRequests(folder)].filter(({ node }) => node.request.openapi?.operation).length;
