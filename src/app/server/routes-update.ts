@@ -80,7 +80,7 @@ export function updateRoutes(state: WorkspaceState): Routes {
       } catch (error) {
         if (!(error instanceof ImportError)) throw error;
         if (!node.settings.openapi) throw new ApiError(400, error.message);
-        return { folder: node.path, name: node.name, source: null, problem: error.message.replace(/ with --from FILE\|URL\|-\./, ' as a file, a URL or pasted text.') };
+        return { folder: node.path, name: node.name, source: null, problem: error.message.replace(/ with --from FILE\|URL\|-\.( Nothing was updated\.)?/, ' as a file, a URL or pasted text.') };
       }
     },
 

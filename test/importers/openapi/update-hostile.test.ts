@@ -100,6 +100,20 @@ describe('ferry update with hostile inputs', () => {
     expect(await snapshot(ws, outside)).toEqual(before);
   });
 
+  it('a recorded source that is gone, or a folder, is named as the folder\'s record, with --from to give instead; nothing is written', async () => {
+    const { ws, outside } = await imported();
+    await fs.rm(path.join(ws, 'api', 'openapi.yaml'));
+    const before = await snapshot(ws, outside);
+    const gone = await ferry(['-w', ws, 'update', 'Pets']);
+    expect(gone.stderr).toBe('ferry: The folder "Pets" records its document as "api/openapi.yaml", which does not exist (moved, renamed or deleted?); give the new version with --from FILE|URL|-. Nothing was updated.\n');
+    expect(gone.code).toBe(2);
+    await fs.mkdir(path.join(ws, 'api', 'openapi.yaml'));
+    const folder = await ferry(['-w', ws, 'update', 'Pets']);
+    expect(folder.stderr).toBe('ferry: The folder "Pets" records its document as "api/openapi.yaml", which is a folder, not a file; give the new version with --from FILE|URL|-. Nothing was updated.\n');
+    await fs.rmdir(path.join(ws, 'api', 'openapi.yaml'));
+    expect(await snapshot(ws, outside)).toEqual(before);
+  });
+
   it('a folder that is a symbolic link is named as one, not as missing; nothing is written', async () => {
     const { ws, outside } = await imported();
     await fs.rename(path.join(ws, 'requests', 'Pets'), path.join(outside, 'Pets'));

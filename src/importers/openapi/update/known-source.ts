@@ -1,4 +1,5 @@
 /** Where an imported folder's document came from (`openapi.source`), checked: the update's default "new version" (CLI and app). */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkNoSymlinks, type FolderNode } from '../../../workspace/index.js';
 import { ImportError } from '../../types.js';
@@ -14,7 +15,7 @@ export async function knownDocumentSource(root: string, folder: string, node: Fo
   const source = node.settings.openapi.source;
   if (!source) {
     // Files outside the workspace and standard input are not recorded (docs/openapi.md).
-    throw new ImportError(`The folder "${folder}" does not record where its document came from (it was imported from a file outside the workspace or from standard input); give the new version with --from FILE|URL|-.`);
+    throw new ImportError(`The folder "${folder}" does not record where its document came from (it was imported from a file outside the workspace or from standard input); give the new version with --from FILE|URL|-. Nothing was updated.`);
   }
   if (/^https?:\/\//i.test(source)) return source;
   // A recorded file is a path inside the workspace (docs/openapi.md); a _folder.yaml from elsewhere
@@ -22,9 +23,22 @@ export async function knownDocumentSource(root: string, folder: string, node: Fo
   const parts = source.split('/');
   const problem = path.isAbsolute(source) || source.includes('\\') || parts.includes('..')
     ? 'is not a path inside the workspace'
-    : await checkNoSymlinks(root, source);
+    : (await checkNoSymlinks(root, source)) ?? (await notAFile(path.join(root, ...parts)));
   if (problem) {
-    throw new ImportError(`The folder "${folder}" records its document as "${source}", which ${problem.startsWith('is ') ? problem : `cannot be read: ${problem}`}; give the new version with --from FILE|URL|-.`);
+    const which = /^(is|does) /.test(problem) ? problem : `cannot be read: ${problem}`;
+    throw new ImportError(`The folder "${folder}" records its document as "${source}", which ${which}; give the new version with --from FILE|URL|-. Nothing was updated.`);
   }
   return source;
+}
+
+/** Why the recorded file cannot be the new version (it was moved or deleted since), or undefined when it is a file. */
+async function notAFile(file: string): Promise<string | undefined> {
+  try {
+    const stat = await fs.lstat(file);
+    if (stat.isFile()) return undefined;
+    return stat.isDirectory() ? 'is a folder, not a file' : 'is not a regular file';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist (moved, renamed or deleted?)' : (error as Error).message;
+  }
 }
