@@ -57,4 +57,35 @@ describe('the terminal report', () => {
     expect(cli).toContain(`✗ ${shown}`);
     expect(cli.split(shown).length).toBeGreaterThanOrEqual(5); // console, test name, its message, the error, the summary
   });
+
+  it('a line feed in a console line, a test name or a request name cannot print a line of its own (a fake ✓ or verdict)', async () => {
+    const s = await openedWorkspace({
+      'requests/b.yaml': {
+        name: 'b\n✓ request passed',
+        url: `${base}/`,
+        scripts: {
+          postResponse: [
+            "console.log('logged\\n✓ fake test\\n\\nSummary\\n  0 failed\\n\\nPASSED');",
+            "pm.test('real\\n✓ fake name', () => {});",
+            "pm.test('fails', () => { throw new Error('first\\nsecond'); });",
+          ].join('\n'),
+        },
+      },
+    });
+    let cli = '';
+    await runRequests({
+      workspace: s.ws,
+      dataFolder: new WorkspaceData(s.ws.id, s.ws.root),
+      settings: DEFAULT_SETTINGS,
+      reporters: [new CliReporter({ write: (t) => void (cli += t), color: false })],
+    });
+    // Ferry's own lines only: nothing the script wrote starts a line with ✓ or reads as the verdict.
+    expect(cli).not.toMatch(/^\s*✓ (fake|request)/m);
+    expect(cli.match(/^(PASSED|FAILED)$/gm)).toEqual(['FAILED']);
+    expect(cli).toContain('✗ b\\n✓ request passed');
+    expect(cli).toContain('    │ logged\n    │ ✓ fake test\n    │ \n    │ Summary\n    │   0 failed\n    │ \n    │ PASSED\n');
+    expect(cli).toContain('    ✓ real\\n✓ fake name\n');
+    // A message keeps its lines, each indented under its test.
+    expect(cli).toContain('    ✗ fails\n        first\n        second\n');
+  });
 });

@@ -6,13 +6,22 @@ import pc from 'picocolors';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
 import { statusShown } from '../response.js';
 import { formatBytes, formatMs } from '../../support/human-units.js';
-import { terminalText as t } from '../../support/terminal-text.js';
+import { terminalText } from '../../support/terminal-text.js';
 import { cutText, type CapturedResponse } from '../response-capture.js';
 
 export interface TextSink {
   write(text: string): void;
   color: boolean;
 }
+
+/**
+ * Text for one line of the report (a name, a URL, a status): escaped as `terminalText` does, and a
+ * line feed too, so a test or request named `x\n✓ all passed` cannot print a line of its own.
+ */
+const t = (text: string): string => terminalText(text).replace(/\n/g, '\\n');
+
+/** Text of several lines (a message, an error, a console line, a body): escaped, line feeds kept. */
+const lines = (text: string): string[] => terminalText(text).split('\n');
 
 /** Failed sends listed again in the summary; a long run's others are counted (each was printed as it ran). */
 const LISTED_FAILURES = 50;
@@ -61,15 +70,15 @@ export class CliReporter implements Reporter {
 
   private request(r: RequestResult): void {
     const { c } = this;
-    const lines: string[] = [];
+    const out: string[] = [];
     if (r.folder !== this.folder) {
       this.folder = r.folder;
-      lines.push('', r.folderNames.length ? c.bold(`${t(r.folderNames.join(' / '))}/`) : c.bold('(root)'));
+      out.push('', r.folderNames.length ? c.bold(`${t(r.folderNames.join(' / '))}/`) : c.bold('(root)'));
     }
     const mark = r.skipped ? c.dim('○') : r.passed ? c.green('✓') : c.red('✗');
-    lines.push(`${mark} ${t(r.name)} ${c.dim(t(r.path))}`);
+    out.push(`${mark} ${t(r.name)} ${c.dim(t(r.path))}`);
     if (r.skipped) {
-      lines.push(`    ${c.dim(`skipped: ${t(r.skipped)}`)}`);
+      out.push(`    ${c.dim(`skipped: ${t(r.skipped)}`)}`);
     } else if (r.method || r.url) {
       // A file that could not be read has neither: its error below says it all, no blank line.
       const status = r.status === undefined ? '' : ` ${((r.statusOk ?? r.status < 400) ? c.green : c.red)(t(statusShown(r)))}`;
@@ -77,22 +86,23 @@ export class CliReporter implements Reporter {
       const attempts = r.attempts && r.attempts > 1 ? c.dim(` · ${r.attempts} attempts`) : '';
       const events = r.stream ? c.dim(` · ${t(streamFacts(r.stream))}`) : '';
       // Kinds without a method (WebSocket, MQTT…) show the URL alone.
-      lines.push(`    ${r.method ? `${c.cyan(t(r.method))} ` : ''}${t(r.url)}${status}${facts}${events}${attempts}`);
+      out.push(`    ${r.method ? `${c.cyan(t(r.method))} ` : ''}${t(r.url)}${status}${facts}${events}${attempts}`);
     }
-    if (this.options.verbose && r.response) lines.push(...responseLines(r, r.response, c, this.sink.color));
-    for (const text of r.console) lines.push(`    ${c.dim(`│ ${t(text)}`)}`);
+    if (this.options.verbose && r.response) out.push(...responseLines(r, r.response, c, this.sink.color));
+    // Each line of a console entry under the bar: a logged `\n✓ fake` stays inside it.
+    for (const text of r.console) for (const line of lines(text)) out.push(`    ${c.dim(`│ ${line}`)}`);
     for (const test of r.tests) {
-      if (test.skipped) lines.push(`    ${c.dim(`- ${t(test.name)} (skipped)`)}`);
-      else if (test.passed) lines.push(`    ${c.green('✓')} ${t(test.name)}`);
+      if (test.skipped) out.push(`    ${c.dim(`- ${t(test.name)} (skipped)`)}`);
+      else if (test.passed) out.push(`    ${c.green('✓')} ${t(test.name)}`);
       else {
-        lines.push(`    ${c.red('✗')} ${t(test.name)}`);
-        if (test.message) for (const line of t(test.message).split('\n')) lines.push(`        ${c.red(line)}`);
+        out.push(`    ${c.red('✗')} ${t(test.name)}`);
+        if (test.message) for (const line of lines(test.message)) out.push(`        ${c.red(line)}`);
       }
     }
-    if (r.error) for (const line of t(r.error).split('\n')) lines.push(`    ${c.red(`error: ${line}`)}`);
+    if (r.error) for (const line of lines(r.error)) out.push(`    ${c.red(`error: ${line}`)}`);
     const why = statusFailure(r);
-    if (why) lines.push(`    ${c.red(t(why))}`);
-    this.sink.write(`${lines.join('\n')}\n`);
+    if (why) out.push(`    ${c.red(t(why))}`);
+    this.sink.write(`${out.join('\n')}\n`);
   }
 
   /** `stoppedBy`: what interrupted the run (Ctrl-C, SIGTERM); undefined when nothing did. */
@@ -101,29 +111,29 @@ export class CliReporter implements Reporter {
     const { c } = this;
     const count = (n: number, failed: number, word: string) =>
       `${n} ${word}${n === 1 ? '' : 's'}${failed ? `, ${c.red(`${failed} failed`)}` : ''}`;
-    const lines = ['', c.bold('Summary')];
-    lines.push(`  ${count(s.requests, s.failedRequests, 'request')}${s.skippedRequests ? c.dim(`, ${s.skippedRequests} skipped`) : ''}`);
-    lines.push(`  ${count(s.tests, s.failedTests, 'test')}`);
-    if (this.iterations > 1) lines.push(`  ${s.iterations < this.iterations ? `${s.iterations} of ${this.iterations}` : s.iterations} iterations`);
-    lines.push(`  ${formatMs(s.durationMs)}`);
+    const out = ['', c.bold('Summary')];
+    out.push(`  ${count(s.requests, s.failedRequests, 'request')}${s.skippedRequests ? c.dim(`, ${s.skippedRequests} skipped`) : ''}`);
+    out.push(`  ${count(s.tests, s.failedTests, 'test')}`);
+    if (this.iterations > 1) out.push(`  ${s.iterations < this.iterations ? `${s.iterations} of ${this.iterations}` : s.iterations} iterations`);
+    out.push(`  ${formatMs(s.durationMs)}`);
     const failed = this.failures;
     if (failed.length) {
-      lines.push('', c.bold(c.red('Failures')));
+      out.push('', c.bold(c.red('Failures')));
       failed.forEach((r, i) => {
         const iter = this.iterations > 1 ? ` (iteration ${r.iteration + 1})` : '';
-        lines.push(`  ${i + 1}. ${t(r.path)}${iter}`);
-        if (r.error) lines.push(`     ${t(r.error).split('\n').join('\n     ')}`);
+        out.push(`  ${i + 1}. ${t(r.path)}${iter}`);
+        if (r.error) out.push(`     ${lines(r.error).join('\n     ')}`);
         const why = statusFailure(r);
-        if (why) lines.push(`     ${t(why)}`);
-        for (const test of r.tests) if (!test.passed && !test.skipped) lines.push(`     ${t(test.name)}${test.message ? `: ${t(test.message).split('\n')[0]}` : ''}`);
+        if (why) out.push(`     ${t(why)}`);
+        for (const test of r.tests) if (!test.passed && !test.skipped) out.push(`     ${t(test.name)}${test.message ? `: ${lines(test.message)[0]}` : ''}`);
       });
       const more = this.failureCount - failed.length;
-      if (more > 0) lines.push(`  … and ${more} more failed request${more === 1 ? '' : 's'}: each is shown above (and in the JSON report, -r json).`);
+      if (more > 0) out.push(`  … and ${more} more failed request${more === 1 ? '' : 's'}: each is shown above (and in the JSON report, -r json).`);
     }
-    if (bailed) lines.push('', c.yellow('Stopped at the first failure (--bail).'));
-    if (interrupted) lines.push('', c.yellow(`Stopped by ${stoppedBy}: the request in flight was cancelled, and the ones after it were not run.`));
-    lines.push('', s.failedRequests || s.failedTests ? c.red(c.bold('FAILED')) : interrupted ? c.yellow(c.bold('STOPPED')) : c.green(c.bold('PASSED')));
-    this.sink.write(`${lines.join('\n')}\n`);
+    if (bailed) out.push('', c.yellow('Stopped at the first failure (--bail).'));
+    if (interrupted) out.push('', c.yellow(`Stopped by ${stoppedBy}: the request in flight was cancelled, and the ones after it were not run.`));
+    out.push('', s.failedRequests || s.failedTests ? c.red(c.bold('FAILED')) : interrupted ? c.yellow(c.bold('STOPPED')) : c.green(c.bold('PASSED')));
+    this.sink.write(`${out.join('\n')}\n`);
   }
 }
 
@@ -139,16 +149,16 @@ export const VERBOSE_BODY_BYTES = 16 * 1024;
  */
 function responseLines(r: RequestResult, response: CapturedResponse, c: ReturnType<typeof pc.createColors>, terminal: boolean): string[] {
   const pad = '    ';
-  const lines: string[] = [];
+  const out: string[] = [];
   // The kind's label when it has one (a gRPC status is not an HTTP one, though carried over HTTP/2); else HTTP's status line.
   const version = r.httpVersion && r.statusLabel === undefined ? `HTTP/${r.httpVersion} ` : '';
-  if (r.status !== undefined) lines.push(`${pad}${c.dim(`${version}${t(statusShown(r))}`)}`);
-  for (const [name, value] of response.headers) lines.push(`${pad}${c.dim(`${t(name)}:`)} ${t(value)}`);
+  if (r.status !== undefined) out.push(`${pad}${c.dim(`${version}${t(statusShown(r))}`)}`);
+  for (const [name, value] of response.headers) out.push(`${pad}${c.dim(`${t(name)}:`)} ${t(value)}`);
   if (response.binary) {
-    lines.push(`${pad}${c.dim(`[binary body, ${formatBytes(response.bodySize)}]`)}`);
-    return lines;
+    out.push(`${pad}${c.dim(`[binary body, ${formatBytes(response.bodySize)}]`)}`);
+    return out;
   }
-  if (response.body === null) return lines;
+  if (response.body === null) return out;
   const cut = cutText(response.body, VERBOSE_BODY_BYTES);
   let body = cut.text;
   const type = response.bodyType ?? response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
@@ -159,12 +169,12 @@ function responseLines(r: RequestResult, response: CapturedResponse, c: ReturnTy
       // Not JSON after all: shown as it came.
     }
   }
-  lines.push('');
+  out.push('');
   // A body's last line feed ends its last line: no indented empty line after it.
-  for (const line of t(body.endsWith('\n') ? body.slice(0, -1) : body).split('\n')) lines.push(`${pad}${line}`);
-  if (cut.cut || response.truncated) lines.push(`${pad}${c.dim(`… body cut at ${formatBytes(Math.min(VERBOSE_BODY_BYTES, Buffer.byteLength(cut.text)))} of ${formatBytes(response.bodySize)}`)}`);
-  lines.push('');
-  return lines;
+  for (const line of lines(body.endsWith('\n') ? body.slice(0, -1) : body)) out.push(`${pad}${line}`);
+  if (cut.cut || response.truncated) out.push(`${pad}${c.dim(`… body cut at ${formatBytes(Math.min(VERBOSE_BODY_BYTES, Buffer.byteLength(cut.text)))} of ${formatBytes(response.bodySize)}`)}`);
+  out.push('');
+  return out;
 }
 
 
