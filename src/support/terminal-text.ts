@@ -17,6 +17,14 @@ export function terminalText(text: string): string {
 }
 
 /**
+ * Text for one line (a name, a URL, a status): as `terminalText`, and a line feed shown as `\n`
+ * too, so a name holding `\n✓ passed` cannot print a line of its own.
+ */
+export function terminalLine(text: string): string {
+  return terminalText(text).replace(/\n/g, '\\n');
+}
+
+/**
  * One character written as its escape: `\r`, `\n`, `\t`, `\x1b` for the other C0 controls, else
  * `\u009b`, `\u202e`. JSON printed on a terminal (`ferry run -r json`, `--json`) holds no raw C0
  * (JSON escapes them) but may hold DEL, C1 and bidi characters: as `\u…` they stay valid JSON of

@@ -53,6 +53,14 @@ describe('the progress line', () => {
     expect(writes).toEqual([`${CLEAR}→ a (3/5, iteration 2/4)`, CLEAR]);
   });
 
+  it('keeps a name with a line feed on its one line (erasing the line would leave the part above it on the screen)', () => {
+    const writes: string[] = [];
+    const progress = new ProgressReporter({ write: (t) => void writes.push(t) });
+    progress.onEvent({ type: 'sending', path: 'a.yaml', name: 'a\nb\x1b[2J', position: 1, total: 1, iteration: 0, iterations: 1 });
+    progress.onEvent({ type: 'warning', message: 'x' });
+    expect(writes).toEqual([`${CLEAR}→ a\\nb\\x1b[2J (1/1)`, CLEAR]);
+  });
+
   it('writes nothing when there is nothing in flight', async () => {
     const writes: string[] = [];
     const progress = new ProgressReporter({ write: (t) => void writes.push(t) });

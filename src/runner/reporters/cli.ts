@@ -6,7 +6,7 @@ import pc from 'picocolors';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
 import { statusShown } from '../response.js';
 import { formatBytes, formatMs } from '../../support/human-units.js';
-import { terminalText } from '../../support/terminal-text.js';
+import { terminalLine, terminalText } from '../../support/terminal-text.js';
 import { cutText, type CapturedResponse } from '../response-capture.js';
 
 export interface TextSink {
@@ -14,11 +14,8 @@ export interface TextSink {
   color: boolean;
 }
 
-/**
- * Text for one line of the report (a name, a URL, a status): escaped as `terminalText` does, and a
- * line feed too, so a test or request named `x\n✓ all passed` cannot print a line of its own.
- */
-const t = (text: string): string => terminalText(text).replace(/\n/g, '\\n');
+/** Text for one line of the report (a name, a URL, a status). */
+const t = terminalLine;
 
 /** Text of several lines (a message, an error, a console line, a body): escaped, line feeds kept. */
 const lines = (text: string): string[] => terminalText(text).split('\n');

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { Reporter, RunEvent } from '../events.js';
 import { formatMs } from '../../support/human-units.js';
 import { StatusLine, type RawSink } from '../../support/status-line.js';
-import { terminalText } from '../../support/terminal-text.js';
+import { terminalLine } from '../../support/terminal-text.js';
 
 /** How often the elapsed time of a request in flight is redrawn. */
 const REDRAW_MS = 250;
@@ -28,7 +28,7 @@ export class ProgressReporter implements Reporter {
   onEvent(event: RunEvent): void {
     if (event.type === 'sending') {
       const iteration = event.iterations > 1 ? `, iteration ${event.iteration + 1}/${event.iterations}` : '';
-      this.line = `→ ${terminalText(event.name)} (${event.position}/${event.total}${iteration})`;
+      this.line = `→ ${terminalLine(event.name)} (${event.position}/${event.total}${iteration})`;
       this.startedAt = this.now();
       this.draw();
       this.timer ??= setInterval(() => this.draw(), REDRAW_MS).unref();
