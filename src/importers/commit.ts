@@ -181,15 +181,10 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
     if (!parsed.ok) throw new ImportError(`${WORKSPACE_FILE} does not parse (line ${parsed.error.line}); fix it before importing.`);
     const data = (parsed.data ?? {}) as Record<string, unknown>;
     const existing = Array.isArray(data.variables) ? (data.variables as { key?: unknown }[]) : [];
-    const existingKeys = new Set(existing.map((v) => String(v?.key)));
-    const added = [];
-    const kept: string[] = [];
-    for (const variable of result.variables) {
-      if (existingKeys.has(String(variable.key))) { kept.push(String(variable.key)); continue; }
-      existingKeys.add(String(variable.key));
-      added.push(validate('environment', { name: 'x', variables: [variable] }, `variable "${variable.key}"`).variables[0]!);
-    }
-    if (kept.length > 0) notes.push(`The workspace already has these variables, which keep their current values: ${kept.join(', ')}.`);
+    const merged = mergeVariables(result.variables, existing.map((v) => String(v?.key)));
+    const added = merged.added.map((variable) => validate('environment', { name: 'x', variables: [variable] }, `variable "${variable.key}"`).variables[0]!);
+    const { kept } = merged;
+    if (merged.note) notes.push(merged.note);
     const keysNote = unusableKeysNote(WORKSPACE_FILE, added, 'pm.collectionVariables.get');
     if (keysNote) notes.push(keysNote);
     const newWorkspaceText = added.length > 0 ? sized(editYaml(source, { ...data, variables: [...existing, ...added.map(variableFileData)] }), WORKSPACE_FILE) : undefined;
@@ -446,6 +441,23 @@ function maxDepth(nodes: ImportedNode[]): number {
  * with one note per file naming them, why, and what to do. Reading the file warns as for any
  * hand-edited one, and the app's variable editor refuses to save them until renamed.
  */
+/**
+ * An import's workspace variables against the keys the workspace file has (spec 4.2): the new ones
+ * are added; one it has already keeps its current value, and the note lists those. The preview
+ * counts and notes with this too, so it says what the import will do.
+ */
+export function mergeVariables<T extends { key: unknown }>(incoming: readonly T[], existingKeys: Iterable<string>): { added: T[]; kept: string[]; note?: string } {
+  const keys = new Set(existingKeys);
+  const added: T[] = [];
+  const kept: string[] = [];
+  for (const variable of incoming) {
+    if (keys.has(String(variable.key))) { kept.push(String(variable.key)); continue; }
+    keys.add(String(variable.key));
+    added.push(variable);
+  }
+  return { added, kept, ...(kept.length > 0 ? { note: `The workspace already has these variables, which keep their current values: ${kept.join(', ')}.` } : {}) };
+}
+
 function unusableKeysNote(file: string, variables: ReadonlyArray<{ key: string }>, scriptReader: string): string | undefined {
   const keys = [...new Set(variables.map((v) => v.key).filter((key) => key !== '' && unusableKeyProblem(key) !== undefined))];
   if (keys.length === 0) return undefined;

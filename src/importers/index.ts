@@ -11,7 +11,7 @@ import { readInput, type DownloadNetwork } from './source.js';
 import { ImportError, type ImportResult, type ImportSource } from './types.js';
 
 export * from './types.js';
-export { commitImport, type CommitOptions, type CommitTarget } from './commit.js';
+export { commitImport, mergeVariables, type CommitOptions, type CommitTarget } from './commit.js';
 export { hasImportJournal, recoverInterruptedImport, type ImportRecovery } from './import-journal.js';
 export { detect, decodeText, readImportFile, MAX_IMPORT_BYTES, SUPPORTED_FORMATS, type Detected } from './detect.js';
 export { readInput, download, type ImportInput, type DownloadNetwork } from './source.js';

@@ -687,6 +687,20 @@ describe('ferry app API', () => {
     expect((refused.body as { error: string }).error).toBe('The import big.json is 52,428,801 bytes; imports are limited to 50 MB. Split it, or import a smaller export.');
   });
 
+  it('the import preview counts the workspace variables the import adds: one the workspace has keeps its value, and the preview says so as the import does (it counted every variable)', async () => {
+    const collection = JSON.stringify({ info: { name: 'Vars', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [], variable: [{ key: 'baseUrl', value: 'http://a' }, { key: 'token', value: 't' }] });
+    type Preview = { variables: number; notes: string[] };
+    const first = await client.call('POST', '/api/import/preview', { text: collection });
+    expect(first.body as Preview).toMatchObject({ variables: 2, notes: [] });
+    const imported = await client.call('POST', '/api/import', { text: collection });
+    expect(imported.body).toMatchObject({ variables: 2 });
+    const kept = 'The workspace already has these variables, which keep their current values: baseUrl, token.';
+    const again = await client.call('POST', '/api/import/preview', { text: collection.replace('"token"', '"fresh"').replace('"t"', '"f"').replace(']}', ',{"key":"token","value":"x"}]}') });
+    expect(again.body as Preview).toMatchObject({ variables: 1, notes: [kept] });
+    const done = await client.call('POST', '/api/import', { text: collection.replace('"token"', '"fresh"').replace('"t"', '"f"').replace(']}', ',{"key":"token","value":"x"}]}') });
+    expect(done.body).toMatchObject({ variables: 1, notes: [kept] });
+  });
+
   it('an import from a URL goes through the proxy settings (HTTP_PROXY here), as sends do', async () => {
     const proxy = await startHttpProxy();
     const document = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'Remote', values: [], _postman_variable_scope: 'environment' })));

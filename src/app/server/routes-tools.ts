@@ -1,6 +1,6 @@
 /** Copy as code (spec 4.7) and imports (4.1–4.6): the core's exporters and importers, called as the CLI calls them. */
 import { listTargets, TargetError } from '../../codegen/index.js';
-import { commitImport, convert, countNodes, download, ImportError, type ImportResult, type ImportedNode } from '../../importers/index.js';
+import { commitImport, convert, countNodes, download, ImportError, mergeVariables, type ImportResult, type ImportedNode } from '../../importers/index.js';
 import { PrepareError } from '../../request/index.js';
 import { exportSavedRequest } from '../../codegen/export-saved.js';
 import { RunError, SelectError, withUrlNetwork } from '../../runner/index.js';
@@ -69,11 +69,14 @@ export function toolRoutes(state: WorkspaceState): Routes {
     'POST /api/import/preview': async ({ body }) => {
       const result = await converted(body, state.workspace.root);
       const { requests, folders } = countNodes(result.items);
+      // The variables the import will add: one the workspace has keeps its value (said in a note);
+      // counting those too, a second import of a collection promised variables it did not create.
+      const variables = mergeVariables(result.variables, state.workspace.file.variables.map((v) => v.key));
       const preview: ImportPreview = {
         kind: result.kind, name: result.name, requests, folders,
-        environments: result.environments.length, variables: result.variables.length,
+        environments: result.environments.length, variables: variables.added.length,
         items: [...outline(result.items), ...result.environments.map((e) => `environment ${e.name}`)],
-        notes: result.notes,
+        notes: [...result.notes, ...(variables.note ? [variables.note] : [])],
       };
       return preview;
     },
