@@ -175,3 +175,35 @@ describe('Postman URLs: the structured url wins over raw (issue 21)', () => {
     expect((await urlOf('https://h/string')).url).toBe('https://h/string');
   });
 });
+
+describe('raw bodies (spec 4.2: JSON, XML, HTML, JavaScript, text)', () => {
+  it('each language becomes the matching body type, written to its file and sent with the Content-Type Postman sends', async () => {
+    const { prepareRequest } = await import('../../src/request/index.js');
+    const raw = (language: string, text: string) => ({ name: language, request: { method: 'POST', url: 'http://127.0.0.1:1/x', body: { mode: 'raw', raw: text, options: { raw: { language } } } } });
+    const doc = {
+      info: { name: 'Raw', schema },
+      item: [raw('json', '{"a":1}'), raw('xml', '<a/>'), raw('html', '<p>hi</p>'), raw('javascript', 'let a = 1;'), raw('text', 'plain')],
+    };
+    const result = await convert(JSON.stringify(doc), { label: 't' });
+    const root = await initWorkspace(path.join(tmp, 'raw-bodies'));
+    await commitImport({ root, id: (await openWorkspace(root)).id }, result);
+    const ws = await openWorkspace(root);
+    expect(ws.warnings).toEqual([]);
+    const folder = ws.tree.children[0]!;
+    if (folder.type !== 'folder') throw new Error('fixture');
+    const sent: Array<[string, string, string | undefined, string]> = [];
+    for (const node of folder.children) {
+      if (node.type !== 'request') throw new Error('fixture');
+      const prepared = await prepareRequest({ request: node.request, folders: [], workspace: { root, file: ws.file } });
+      const body = node.request.body;
+      sent.push([node.request.name, body.type, prepared.headers.find((h) => h.name.toLowerCase() === 'content-type')?.value, body.text ?? '']);
+    }
+    expect(sent).toEqual([
+      ['json', 'json', 'application/json', '{"a":1}'],
+      ['xml', 'xml', 'application/xml', '<a/>'],
+      ['html', 'text', 'text/html', '<p>hi</p>'],
+      ['javascript', 'text', 'application/javascript', 'let a = 1;'],
+      ['text', 'text', 'text/plain', 'plain'],
+    ]);
+  });
+});
