@@ -114,6 +114,30 @@ describe('ferry update with hostile inputs', () => {
     expect(await snapshot(ws, outside)).toEqual(before);
   });
 
+  it('new operations named like hand-made requests, or like each other but for case, get files of their own (as on a case-insensitive disk); nothing of the user\'s is overwritten', async () => {
+    const { ws } = await imported();
+    const pets = path.join(ws, 'requests', 'Pets');
+    const mine = { 'add PET.yaml': 'name: Mine\nmethod: POST\nurl: http://127.0.0.1:9/mine\n', 'store/Inventory.yaml': '# by hand\nname: Inventory\nurl: http://127.0.0.1:9/count\n' };
+    await fs.mkdir(path.join(pets, 'store'));
+    for (const [file, text] of Object.entries(mine)) await fs.writeFile(path.join(pets, file), text);
+    await fs.writeFile(path.join(ws, 'v3.yaml'), `${V2}  /pets/{id}:
+    get: {summary: Get pet, responses: {"200": {description: ok}}}
+    put: {summary: GET PET, responses: {"200": {description: ok}}}
+    delete: {summary: get/pet, responses: {"200": {description: ok}}}
+`);
+    const update = () => ferry(['-w', ws, 'update', 'Pets', '--from', path.join(ws, 'v3.yaml')]);
+    const first = await update();
+    expect(first.code, first.stderr).toBe(0);
+    for (const [file, text] of Object.entries(mine)) expect(await fs.readFile(path.join(pets, file), 'utf8')).toBe(text);
+    const files = Object.keys(await folderSnapshot(pets));
+    // Six requests of the document and two of the user's, no two names alike but for case (the Store tag goes into store/).
+    expect(files.filter((f) => f.endsWith('.yaml') && !f.endsWith('_folder.yaml'))).toHaveLength(8);
+    expect(new Set(files.map((f) => f.toLowerCase())).size).toBe(files.length);
+    // Each new file holds its operation: the same update again finds nothing to do.
+    const again = await update();
+    expect(again.stdout).toMatch(/already matches this version/);
+  });
+
   it('a folder that is a symbolic link is named as one, not as missing; nothing is written', async () => {
     const { ws, outside } = await imported();
     await fs.rename(path.join(ws, 'requests', 'Pets'), path.join(outside, 'Pets'));
