@@ -149,6 +149,24 @@ describe('an interrupted ferry update', () => {
     expect(await tree(ws)).toEqual(ctx.after);
   }, 60_000);
 
+  it('killed while staging, its journal then deleted by hand (as a refused journal is): the staged files left behind are ignored, and the next update removes them', async () => {
+    const ctx = await setup();
+    const ws = path.join(ctx.dir, 'journal-deleted');
+    expect(await killedUpdate(ctx, ws, 'staging:2')).toBe('SIGKILL');
+    await fs.rm(path.join(ws, JOURNAL_FILE));
+    const staged = Object.keys(await tree(ws)).filter((f) => f.includes('.ferry-update-'));
+    expect(staged.length).toBeGreaterThan(0);
+    // Until then the workspace reader does not see them: nothing is listed twice.
+    const ls = await ferry(['-w', ws, 'ls']);
+    expect(ls.stdout).not.toMatch(/ferry-update/);
+    const update = await ferry(['-w', ws, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')]);
+    expect(update.code, update.stderr).toBe(0);
+    // No staged file is left. The empty folder the killed update made for the new tag is taken
+    // as one of the user's (no journal says otherwise), so it gets no _folder.yaml; all else is as an update writes it.
+    const { [path.join('requests', 'Shop', 'orders', '_folder.yaml')]: _made, ...rest } = ctx.after;
+    expect(await tree(ws)).toEqual(rest);
+  }, 60_000);
+
   it('leaves a journal of a running update alone, and refuses journals that point outside the imported areas', async () => {
     const base = await setup();
     const ctx = { ...base, original: path.join(base.dir, 'journals') };

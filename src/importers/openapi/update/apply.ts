@@ -11,7 +11,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { withWorkspaceLock, type WorkspaceLocker } from '../../../appdata/index.js';
 import { checkNoSymlinks } from '../../../workspace/index.js';
-import { finishCommit, journalOrigin, newToken, recoverInterruptedUpdate, rollBack, stagedName, syncDir, UpdateWriteError, writeJournal, type Journal } from './journal.js';
+import { finishCommit, journalOrigin, newToken, recoverInterruptedUpdate, removeLeftovers, rollBack, stagedName, syncDir, UpdateWriteError, writeJournal, type Journal } from './journal.js';
 import type { UpdatePlan } from './types.js';
 
 export { UpdateWriteError };
@@ -58,6 +58,7 @@ async function applyLocked(root: string, plan: UpdatePlan, signal: AbortSignal |
   const kill = testKillPoint();
   signal?.throwIfAborted();
   await writeJournal(root, journal, true);
+  await removeLeftovers(root, [...plan.writes.map((w) => path.dirname(w.file)), ...plan.deletes.map((d) => path.dirname(d))], token);
   try {
     for (const dir of journal.dirs) await fs.mkdir(path.join(root, dir));
     let step = 0;

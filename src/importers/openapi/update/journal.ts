@@ -145,6 +145,25 @@ async function removeIfThere(file: string): Promise<void> {
   }
 }
 
+const STAGED = /^\..+\.ferry-update-([0-9a-f]{12})\.tmp$/;
+const JOURNAL_TEMP = /^\.ferry-update\.json\.([0-9a-f]{12})\.(staging|commit)\.tmp$/;
+
+/**
+ * Removes what an earlier update left in `dirs` (absolute) and beside the journal when nothing
+ * undid it: its journal was deleted by hand (as a refused one is), or it was killed while writing
+ * the journal. Called holding the journal (`token`'s), so no other update is staging. Only
+ * regular files named as this module names them; best effort (the reader ignores them anyway).
+ */
+export async function removeLeftovers(root: string, dirs: string[], token: string): Promise<void> {
+  for (const [dir, pattern] of [[root, JOURNAL_TEMP] as const, ...[...new Set(dirs)].map((d) => [d, STAGED] as const)]) {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const match = pattern.exec(entry.name);
+      if (entry.isFile() && match && match[1] !== token) await fs.rm(path.join(dir, entry.name), { force: true }).catch(() => {});
+    }
+  }
+}
+
 export type Recovery = 'none' | 'finished' | 'undone' | 'running';
 
 /**
