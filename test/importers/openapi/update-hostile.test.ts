@@ -138,6 +138,19 @@ describe('ferry update with hostile inputs', () => {
     expect(again.stdout).toMatch(/already matches this version/);
   });
 
+  it('a _folder.yaml that is a symbolic link is named as one, not as a folder never imported; nothing is written', async () => {
+    const { ws, outside } = await imported();
+    await fs.rename(path.join(ws, 'requests', 'Pets', '_folder.yaml'), path.join(outside, '_folder.yaml'));
+    await fs.symlink(path.join(outside, '_folder.yaml'), path.join(ws, 'requests', 'Pets', '_folder.yaml'));
+    const before = await snapshot(ws, outside);
+    for (const from of [[], ['--from', path.join(ws, 'api', 'openapi.yaml')]]) {
+      const result = await ferry(['-w', ws, 'update', 'Pets', ...from]);
+      expect(result.stderr).toBe('ferry: requests/Pets/_folder.yaml is a symbolic link, and Ferry never follows links, so the folder\'s settings (its link to the API document) are not read and "Pets" cannot be updated. Put the real file in its place (remove the link, then move or copy the file it points to here), then update again. Nothing was updated.\n');
+      expect(result.code).toBe(2);
+    }
+    expect(await snapshot(ws, outside)).toEqual(before);
+  });
+
   it('a folder that is a symbolic link is named as one, not as missing; nothing is written', async () => {
     const { ws, outside } = await imported();
     await fs.rename(path.join(ws, 'requests', 'Pets'), path.join(outside, 'Pets'));

@@ -17,6 +17,7 @@ import { recordedSource } from '../index.js';
 import { parseSpecText, requireSpec } from '../parse.js';
 import { matchOperations, oldOperationFinder, type SavedRequest } from './match.js';
 import { keptSpecPath, readOldDocument } from './old-document.js';
+import { notImported } from './known-source.js';
 import { newNotes } from './preview.js';
 import { decide, normalizeFolder, normalizeRequest, sameGeneratedBody, UPDATABLE_FIELDS, type UpdatableField } from './three-way.js';
 import type { PlannedWrite, RequestChange, RequestRef, UpdatePlan } from './types.js';
@@ -33,9 +34,7 @@ export async function planUpdate(workspaceRoot: string, input: UpdateInput): Pro
   const ws = await openWorkspace(workspaceRoot);
   const folder = locateFolder(ws, input.folder);
   const link = folder.settings.openapi;
-  if (!link) {
-    throw new ImportError(`The folder "${folder.name}" was not imported from an OpenAPI document (its _folder.yaml has no openapi section), so it cannot be updated from one.`);
-  }
+  if (!link) throw await notImported(ws.root, folder);
   // A request file that does not parse could hold any operation: updating around it would add a
   // second request for that operation. The user fixes (or removes) it first.
   const prefix = `${REQUESTS_DIR}/${folder.path}/`;
