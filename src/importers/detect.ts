@@ -28,6 +28,14 @@ export type Detected =
  */
 export type InputAction = 'import' | 'update';
 
+/** The label of text pasted in the app (no file name): the page sends no name for it. */
+export const PASTED = 'pasted';
+
+/** What a refusal calls an input: `The pasted text`, else `prefix` and its label (a file, a URL). */
+export function inputNamed(label: string, prefix = ''): string {
+  return label === PASTED ? 'The pasted text' : `${prefix}${label}`;
+}
+
 /** The end of a refusal's sentence: what did not happen. */
 export function refusalOutcome(action: InputAction): string {
   return action === 'import' ? 'it was not imported' : 'nothing was updated';

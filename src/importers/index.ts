@@ -3,7 +3,7 @@
  * workspace all or nothing. The CLI and the app call these.
  */
 import { importCurl, type CurlImportOptions } from './curl/index.js';
-import { checkImportSize, detect } from './detect.js';
+import { checkImportSize, detect, inputNamed } from './detect.js';
 import { importEnvironment } from './environment.js';
 import { importOpenApi, importOpenApiAsServer } from './openapi/index.js';
 import { importPostman } from './postman/index.js';
@@ -13,7 +13,7 @@ import { ImportError, type ImportResult, type ImportSource } from './types.js';
 export * from './types.js';
 export { commitImport, mergeVariables, type CommitOptions, type CommitTarget } from './commit.js';
 export { hasImportJournal, recoverInterruptedImport, type ImportRecovery } from './import-journal.js';
-export { detect, decodeText, readImportFile, MAX_IMPORT_BYTES, SUPPORTED_FORMATS, type Detected } from './detect.js';
+export { detect, decodeText, readImportFile, MAX_IMPORT_BYTES, PASTED, SUPPORTED_FORMATS, type Detected } from './detect.js';
 export { readInput, download, type ImportInput, type DownloadNetwork } from './source.js';
 export { importCurl, curlToRequest } from './curl/index.js';
 export { importPostman } from './postman/index.js';
@@ -35,7 +35,7 @@ export interface ConvertOptions {
 
 /** Turns an import's text into an ImportResult (nothing is written). */
 export async function convert(text: string, source: ImportSource, options: ConvertOptions = {}): Promise<ImportResult> {
-  checkImportSize(text, source.label === 'pasted' ? 'The pasted text' : `The import ${source.label}`);
+  checkImportSize(text, inputNamed(source.label, 'The import '));
   const detected = detect(text);
   if (options.asServer && detected.kind !== 'openapi') {
     throw new ImportError(`--as-server makes a mock API from an OpenAPI or Swagger document; ${source.label} is not one.`);

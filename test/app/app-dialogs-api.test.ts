@@ -95,6 +95,17 @@ describe('update from API spec, through the app', () => {
     expect(shop?.type === 'folder' && shop.children.find((c) => c.path === 'Shop/Delete item.yaml')).toMatchObject({ removed: true });
   });
 
+  it('a pasted new version (no name) is called the pasted text in a refusal, as the import dialog calls it', async () => {
+    const { call } = await shopApp();
+    const big = await call<{ error: string }>('POST', '/api/update/preview', { folder: 'Shop', text: `openapi: 3.0.3\n#${'x'.repeat(50 * 1024 * 1024)}\n` });
+    expect(big.status).toBe(400);
+    expect(big.body.error).toMatch(/^The pasted text is 52,428,8\d\d bytes; Ferry reads API documents up to 50 MB, so nothing was updated\./);
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`)].join('\n');
+    const refused = await call<{ error: string }>('POST', '/api/update/preview', { folder: 'Shop', text: `openapi: 3.0.3\n${bomb}\n` });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/^The pasted text expands YAML aliases more than [\d,]+ times.*; nothing was updated\.$/);
+  });
+
   it('refuses to apply a preview the files no longer match, writing nothing', async () => {
     const { root, call } = await shopApp();
     const preview = await call<UpdatePreview>('POST', '/api/update/preview', { folder: 'Shop', text: stringify(v2), name: 'shop-v2.yaml' });

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { download, ImportError, readInput, type ImportInput } from '../../importers/index.js';
+import { download, ImportError, PASTED, readInput, type ImportInput } from '../../importers/index.js';
 import {
   applyUpdate, knownDocumentSource, locateFolder, planSummary, planUpdate, recoverInterruptedUpdate, UpdateWriteError, type UpdateInput, type UpdatePlan,
 } from '../../importers/openapi/update/index.js';
@@ -48,7 +48,7 @@ export function updateRoutes(state: WorkspaceState): Routes {
       if (!/^https?:\/\//i.test(url)) throw new ApiError(400, 'Give an http:// or https:// URL.');
       return download(url, undefined, 'update');
     }
-    if (text !== undefined) return { text, source: { label: optionalField(body, 'name') || 'pasted' } };
+    if (text !== undefined) return { text, source: { label: optionalField(body, 'name') || PASTED } };
     const node = folderOf(body);
     const known = await knownDocumentSource(root(), node.path, node);
     if (/^https?:\/\//i.test(known)) return download(known, undefined, 'update');

@@ -6,7 +6,7 @@
 import {
   isObject, isYamlSyntaxError, MAX_DOCUMENT_BYTES, parseDocumentText, specVersionOf, type DocumentData, type JsonObject, type SpecVersionInfo,
 } from '../../openapi-document/index.js';
-import { checkDocumentDepth, detect, tooDeepForReader, tooLarge, yamlBomb, type InputAction } from '../detect.js';
+import { checkDocumentDepth, detect, inputNamed, PASTED, tooDeepForReader, tooLarge, yamlBomb, type InputAction } from '../detect.js';
 import { ImportError } from '../types.js';
 
 export { specVersionOf };
@@ -19,7 +19,7 @@ export function parseSpecText(text: string, label: string, action: InputAction =
   // Text that came without a read limit (a paste in the app); files and downloads were stopped at 50 MB already.
   if (text.length * 3 > MAX_DOCUMENT_BYTES) {
     const bytes = Buffer.byteLength(text, 'utf8');
-    if (bytes > MAX_DOCUMENT_BYTES) throw tooLarge(label, bytes, action);
+    if (bytes > MAX_DOCUMENT_BYTES) throw tooLarge(inputNamed(label), bytes, action);
   }
   let parsed: DocumentData;
   try {
@@ -27,7 +27,7 @@ export function parseSpecText(text: string, label: string, action: InputAction =
   } catch (error) {
     // The YAML reader reports its own stack overflow as a syntax error at the place it gave up.
     if (/Maximum call stack/i.test((error as Error).message)) {
-      throw tooDeepForReader(label, action);
+      throw tooDeepForReader(inputNamed(label), action);
     }
     if (isYamlSyntaxError(error)) {
       const pos = error.linePos?.[0];
@@ -35,7 +35,7 @@ export function parseSpecText(text: string, label: string, action: InputAction =
       throw new ImportError(`${where}: the document does not parse as JSON or YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}.${updated(action)}`);
     }
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-      throw yamlBomb(label, action);
+      throw yamlBomb(inputNamed(label), action);
     }
     throw new ImportError(`${label}: the document does not parse as JSON or YAML: ${(error as Error).message}.${updated(action)}`);
   }
@@ -84,7 +84,7 @@ function notAnApiDocument(text: string, label: string): ImportError {
     // Not a format any importer reads either.
   }
   if (kind) {
-    const command = label === 'pasted' || label === 'standard input' ? 'ferry import, or Import in the app' : `ferry import ${label}`;
+    const command = label === PASTED || label === 'standard input' ? 'ferry import, or Import in the app' : `ferry import ${label}`;
     return new ImportError(`${label} is ${KINDS[kind]}, not an OpenAPI or Swagger document, so nothing was updated. ${UPDATED_FROM}; to add what this file holds to the workspace, import it instead: ${command}`);
   }
   return new ImportError(
