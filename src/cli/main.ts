@@ -10,6 +10,7 @@ import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { COMMANDS, commandIndexOf, commandNameOf } from './commands.js';
 import { processOutput, type Output } from './output.js';
 import { systemErrorMessage } from './system-error.js';
+import { reworded } from './usage-errors.js';
 import { packageVersion } from '../support/package-root.js';
 
 /**
@@ -29,7 +30,8 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
       writeOut: (text) => ctx.output.out(text.replace(/\n$/, '')),
       writeErr: (text) => ctx.output.err(text.replace(/\n$/, '')),
       // commander says "error: unknown option"; every other message of Ferry starts with "ferry:".
-      outputError: (text, write) => write(withPrefixSuggestion(text.replace(/^error: /, 'ferry: '), () => runningCommand(program, argv) ?? program)),
+      // A missing argument or unknown subcommand is reworded to name the command (usage-errors.ts).
+      outputError: (text, write) => write(withPrefixSuggestion(reworded(text.replace(/^error: /, 'ferry: '), runningCommand(program, argv)), () => runningCommand(program, argv) ?? program)),
     });
   const running = commandNameOf(argv);
   const terms = new Map<Command, string>();

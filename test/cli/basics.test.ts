@@ -77,6 +77,32 @@ describe('ferry basics', () => {
     }
   });
 
+  it('a missing argument names the command, what it takes, an example and where to find it (exit 2)', async () => {
+    // Commander said only "missing required argument 'id'".
+    const load = await ferry(['load']);
+    expect(load.code).toBe(2);
+    expect(load.stderr).toMatch(/^ferry: `ferry load` needs <id>, the load test: its file name under loadtests\/ without \.yaml\. For example: `ferry load smoke`\. `ferry ls` lists the load tests/);
+    const update = await ferry(['update']);
+    expect(update.code).toBe(2);
+    expect(update.stderr).toMatch(/^ferry: `ferry update` needs <folder>, the imported folder .* For example: `ferry update Petstore`\. `ferry ls` shows the folders/);
+    // The example gives the argument that is missing: the second of `ferry mv`, the first of a subcommand.
+    const mv = await ferry(['mv', 'Users']);
+    expect(mv.stderr).toMatch(/^ferry: `ferry mv` needs <new>, .* For example: `ferry mv "Users\/Get user" "Users\/Fetch user"`/);
+    const rename = await ferry(['env', 'rename']);
+    expect(rename.code).toBe(2);
+    expect(rename.stderr).toMatch(/^ferry: `ferry env rename` needs <env>, .* For example: `ferry env rename staging 'Staging EU'`\. `ferry env ls` lists the environments/);
+  });
+
+  it('an unknown subcommand names its group, with the nearest spelling (exit 2)', async () => {
+    const env = await ferry(['env', 'lss']);
+    expect(env.code).toBe(2);
+    expect(env.stderr).toMatch(/^ferry: unknown command 'lss' of ferry env\n\(Did you mean ls\?\)/);
+    const config = await ferry(['config', 'lst']);
+    expect(config.stderr).toMatch(/^ferry: unknown command 'lst' of ferry config\n/);
+    // Of no command at all: no group to name.
+    expect((await ferry(['nope'])).stderr).toMatch(/^ferry: unknown command 'nope'\n/);
+  });
+
   it('bad usage exits 2 with a message', async () => {
     const result = await ferry(['no-such-command']);
     expect(result.code).toBe(2);

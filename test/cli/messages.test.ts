@@ -23,7 +23,7 @@ describe('ferry messages', () => {
     expect(option.stderr).toMatch(/^ferry: unknown option '--no-such-option'\n/);
     const missing = await ferry(['update']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^ferry: missing required argument 'folder'/);
+    expect(missing.stderr).toMatch(/^ferry: `ferry update` needs <folder>, /);
   });
 
   it('a request path starting with - read as short options (ferry run -dir = -d ir): the refusal says to write it after --', async () => {
