@@ -1,6 +1,6 @@
 /**
  * `ferry load merge`: result files of the segments of one test combined exactly (histograms
- * added, counters summed, seconds aligned on the wall clock), thresholds judged on the whole.
+ * added, counters summed, seconds aligned on the test's timeline), thresholds judged on the whole.
  */
 import { promises as fs } from 'node:fs';
 import { thresholdSchema } from '../model/index.js';
@@ -115,14 +115,22 @@ export function mergeResults(results: readonly LoadResult[], files?: readonly st
   const parts = results.flatMap((r) => r.segments.parts);
   const twice = parts.find((p, i) => parts.indexOf(p) !== i);
   if (twice !== undefined) throw new MergeError(`segment ${twice}/${first.segments.of} is in more than one file; each segment is merged once.`);
+  // One timeline, the test's: a segment's second k is the test's second k, from the first start
+  // (as k6's execution segments share the test's time). Segments run one after another, or on
+  // machines whose clocks differ, spread the series over their wall-clock span at a fraction of
+  // the rate, beside a duration of that span and an rps over the planned length.
   const starts = results.map((r) => Date.parse(r.startedAt));
-  const ends = results.map((r) => Date.parse(r.endedAt));
+  const start = Math.min(...starts);
+  const lengths = results.map((r, i) => Date.parse(r.endedAt) - starts[i]!);
   const interrupted = results.some((r) => r.interrupted);
-  const durationSeconds = Math.max(0.001, (Math.max(...ends) - Math.min(...starts)) / 1000);
+  const durationSeconds = Math.max(0.001, Math.max(...lengths) / 1000);
   const rateSeconds = interrupted ? durationSeconds : Math.max(...results.map((r) => r.plannedSeconds));
   const { overall, targets, series } = combine(
     results.map((r) => r.targets.map((t) => ({ ...t, errors: t.errors }))),
-    results.flatMap((r) => r.series),
+    results.flatMap((r, i) => {
+      const shift = Math.round((starts[i]! - start) / 1000);
+      return shift === 0 ? r.series : r.series.map((point) => ({ ...point, second: point.second - shift }));
+    }),
     rateSeconds,
   );
   const verdicts = judge(first.thresholds, overall, targets, rateSeconds);
@@ -130,8 +138,8 @@ export function mergeResults(results: readonly LoadResult[], files?: readonly st
     ...first,
     segments: { parts: [...parts].sort((a, b) => a - b), of: first.segments.of },
     workers: results.reduce((n, r) => n + r.workers, 0),
-    startedAt: new Date(Math.min(...starts)).toISOString(),
-    endedAt: new Date(Math.max(...ends)).toISOString(),
+    startedAt: new Date(start).toISOString(),
+    endedAt: new Date(start + Math.max(...lengths)).toISOString(),
     plannedSeconds: Math.max(...results.map((r) => r.plannedSeconds)),
     durationSeconds: Math.round(durationSeconds * 1000) / 1000,
     interrupted,

@@ -1,7 +1,7 @@
 /**
  * The result of a load test (docs/load.md, "The result file"): a versioned JSON shape holding
  * counters and encoded histograms, so that results of segments merge exactly (histograms added,
- * counters summed, seconds aligned on the wall clock) and thresholds judge the merged whole.
+ * counters summed, seconds on the test's timeline: merge.ts) and thresholds judge the merged whole.
  */
 import { decodeHistogram, encodeHistogram, latencyStats, newHistogram, type Histogram, type LatencyStats } from './histogram.js';
 import { ERROR_KINDS, noErrors, type Counters, type ErrorKind, type ErrorReasons, type SecondCounts, type TargetCounts } from './wire.js';

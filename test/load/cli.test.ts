@@ -252,6 +252,31 @@ describe('docs/load.md', () => {
 });
 
 describe('ferry load --segment and ferry load merge', () => {
+  it('segments run one after another merge onto one timeline: duration, rps and the per-second series agree', async () => {
+    // Each segment's second k is the test's second k (as k6's execution segments share the test's
+    // time): run one after another (or on machines whose clocks differ), the merge showed a 3.2 s
+    // duration and a series over 3 seconds at a third of the rate, beside an rps over 1 s.
+    const { root } = await workspace({ seq: { stages: steady(30, 1) } });
+    const out = (i: number) => path.join(root, `seq${i}.json`);
+    for (const i of [1, 2, 3]) {
+      expect((await ferry(['-w', root, 'load', 'seq', '--workers', '1', '--segment', `${i}/3`, '--out-json', out(i)])).code).toBe(0);
+    }
+    const merged = await ferry(['-w', root, 'load', 'merge', out(1), out(2), out(3), '-r', 'json']);
+    expect(merged.code).toBe(0);
+    const sum = JSON.parse(merged.stdout) as LoadResult;
+    const parts = await Promise.all([1, 2, 3].map(async (i) => JSON.parse(await fs.readFile(out(i), 'utf8')) as LoadResult));
+    expect(sum.overall.count).toBe(30);
+    // The longest segment's length, not the span from the first start to the last end.
+    expect(sum.durationSeconds).toBe(Math.max(...parts.map((p) => p.durationSeconds)));
+    expect(sum.durationSeconds).toBeLessThan(2);
+    expect(Date.parse(sum.endedAt) - Date.parse(sum.startedAt)).toBe(Math.round(sum.durationSeconds * 1000));
+    expect(sum.overall.rps).toBe(30);
+    // The series spans the test's seconds (at most one more, for the phase within a second), and holds every request.
+    expect(sum.series.length).toBeLessThanOrEqual(Math.max(...parts.map((p) => p.series.length)) + 1);
+    expect(sum.series.reduce((n, s) => n + s.count, 0)).toBe(30);
+    expect(sum.series[0]!.second).toBe(parts[0]!.series[0]!.second);
+  });
+
   it('three segments merged equal one run: counts, statuses, rates; the thresholds are judged on the whole', async () => {
     const { root } = await workspace({
       split: { stages: steady(30, 1), targets: [{ request: 'A.yaml', weight: 2 }, { request: 'Fail.yaml' }], thresholds: [{ metric: 'errorRate', op: '<', value: 50 }] },
