@@ -417,12 +417,15 @@ describe('ferry mcp', () => {
     expect(sent.json.tests[0].message).toMatch(/^(Error: )?e+\n… \[cut at 2000 of 3000\d\d characters\]$/);
     expect(sent.json.tests[0].name).toMatch(/\[cut at 2000 of 5000 characters\]$/);
     expect(sent.json.console[0]).toMatch(/\[cut at 2000 of \d+ characters\]$/);
-    await write('requests/Huge.yaml', { name: 'Huge', url: '{{baseUrl}}/echo', scripts: { postResponse: huge } });
+    // A run bounds each test's message at 10,000 characters (runner/result-limits.ts): fifteen of
+    // them make a report past the tool's 100,000, which is cut to the summary and the failures.
+    const many = "for (let i = 0; i < 15; i++) pm.test('t' + i, function () { throw new Error('e'.repeat(300000)); });";
+    await write('requests/Huge.yaml', { name: 'Huge', url: '{{baseUrl}}/echo', scripts: { postResponse: many } });
     try {
       const ran = await call('run', { paths: ['Huge.yaml'] });
       expect(ran.text.length).toBeLessThan(LIMIT_REPORT_CHARS);
       expect(ran.json.note).toMatch(/ferry:\/\/run\/last/);
-      expect(ran.json.failed[0].tests[0].message).toMatch(/\[cut at 2000 of 3000\d\d characters\]$/);
+      expect(ran.json.failed[0].tests[0].message).toMatch(/\[cut at 2000 of 10\d\d\d characters\]$/);
     } finally {
       await fs.rm(path.join(root, 'requests', 'Huge.yaml'));
     }
