@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { formatWarning, isUnreadableRequestsFolder } from '../workspace/index.js';
 import type { RunContext } from './context.js';
+import type { Face } from '../request/index.js';
 import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
 import { closeRunContext, openRunContext, saveRunContext, type ContextOptions } from './open-context.js';
@@ -291,7 +292,13 @@ function unsetSecretsWarning(ctx: RunContext, items: readonly RunItem[], rows: r
   const one = named.length === 1;
   const list = named.map((m) => `${m.key} (${m.scope === 'environment' ? `environment ${environment?.name ?? environmentId}` : 'ferry.yaml'})`).join(', ');
   const env = named.some((m) => m.scope === 'environment') && environmentId ? ` (-e ${environmentId} for the environment's)` : '';
-  return `secret variable${one ? '' : 's'} with no value on this computer, sent as written ({{${named[0]!.key}}}): ${list}. Set ${one ? 'it' : 'each'} with \`ferry secret set NAME\`${env}, or give ${one ? 'it' : 'them'} with --var NAME=VALUE (in CI, from a secret of the CI system).`;
+  // What to do, in the words of whoever shows the warning (the app has no -e or --var).
+  const todo: Record<Face, string> = {
+    cli: `Set ${one ? 'it' : 'each'} with \`ferry secret set NAME\`${env}, or give ${one ? 'it' : 'them'} with --var NAME=VALUE (in CI, from a secret of the CI system).`,
+    app: `Type ${one ? 'its value' : 'their values'} in the variables dialog ({ } for ferry.yaml's, ✎ beside the environment for an environment's): kept on this computer, never in the file.`,
+    agent: `Ask the user to set ${one ? 'it' : 'them'} (\`ferry secret set NAME\`, or the app's variables dialog), or give ${one ? 'it' : 'them'} in the tool's variables.`,
+  };
+  return `secret variable${one ? '' : 's'} with no value on this computer, sent as written ({{${named[0]!.key}}}): ${list}. ${todo[ctx.face ?? 'cli']}`;
 }
 
 /**
@@ -312,7 +319,13 @@ function noEnvironmentWarning(ctx: RunContext, items: readonly RunItem[], rows: 
   const ids = [...new Set(named.flatMap((key) => definedIn.get(key)!))];
   const list = named.map((key) => `{{${key}}}`).join(', ');
   const arg = /^[\w.-]+$/.test(ids[0]!) ? ids[0]! : `"${ids[0]}"`;
-  return `no environment chosen, and ${list} ${named.length === 1 ? 'is' : 'are'} defined only in environment${ids.length === 1 ? '' : 's'} ${ids.join(', ')}: sent as written. Choose one: -e ${arg} (\`ferry env use ${arg}\` makes it the default), or the app's environment menu.`;
+  // What to do, in the words of whoever shows the warning.
+  const todo: Record<Face, string> = {
+    cli: `Choose one: -e ${arg} (\`ferry env use ${arg}\` makes it the default).`,
+    app: 'Choose one in the environment menu.',
+    agent: `Choose one: the tool's environment argument (${arg}), or ask the user which.`,
+  };
+  return `no environment chosen, and ${list} ${named.length === 1 ? 'is' : 'are'} defined only in environment${ids.length === 1 ? '' : 's'} ${ids.join(', ')}: sent as written. ${todo[ctx.face ?? 'cli']}`;
 }
 
 /**

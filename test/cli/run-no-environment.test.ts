@@ -26,7 +26,7 @@ afterAll(async () => {
   await temp.cleanup();
 });
 
-const WARNING = "no environment chosen, and {{userId}} is defined only in environments local, Staging EU: sent as written. Choose one: -e local (`ferry env use local` makes it the default), or the app's environment menu.";
+const WARNING = "no environment chosen, and {{userId}} is defined only in environments local, Staging EU: sent as written. Choose one: -e local (`ferry env use local` makes it the default).";
 
 describe('ferry run with no environment chosen', () => {
   it('names the variables only environments define, and the environment to choose, once before sending', async () => {

@@ -577,6 +577,17 @@ describe('secret variables without a value on this computer', () => {
     expect(warnings).toEqual([
       'secret variables with no value on this computer, sent as written ({{token}}): token (environment CI), apiKey (ferry.yaml). Set each with `ferry secret set NAME` (-e ci for the environment\'s), or give them with --var NAME=VALUE (in CI, from a secret of the CI system).',
     ]);
+    // In the words of the face that shows it: the app has no -e or --var, an agent asks the user.
+    const inApp = await run(s, { environment: 'ci', data: [{ fromRow: 'r1' }], face: 'app' });
+    expect(inApp.events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message)).toEqual([
+      'secret variables with no value on this computer, sent as written ({{token}}): token (environment CI), apiKey (ferry.yaml). Type their values in the variables dialog ({ } for ferry.yaml\'s, ✎ beside the environment for an environment\'s): kept on this computer, never in the file.',
+    ]);
+    const byAgent = await run(s, { environment: 'ci', data: [{ fromRow: 'r1' }], face: 'agent' });
+    expect((byAgent.events.find((e) => e.type === 'warning') as { message: string }).message).toMatch(/\. Ask the user to set them \(`ferry secret set NAME`, or the app's variables dialog\), or give them in the tool's variables\.$/);
+    // No environment chosen: the variables only environments define, and how to choose one, by face.
+    const noEnv = async (face: 'app' | 'agent') => (await run(s, { data: [{ fromRow: 'r1' }], face })).events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
+    expect(await noEnv('app')).toContain('no environment chosen, and {{stored}}, {{token}} are defined only in environment ci: sent as written. Choose one in the environment menu.');
+    expect(await noEnv('agent')).toContain("no environment chosen, and {{stored}}, {{token}} are defined only in environment ci: sent as written. Choose one: the tool's environment argument (ci), or ask the user which.");
     const given = await run(s, { environment: 'ci', vars: new Map([['token', 'x'], ['apiKey', 'y']]), data: [{ fromRow: 'r1' }] });
     expect(given.events.filter((e) => e.type === 'warning')).toEqual([]);
     // A login request whose script sets the token for the next ones: not warned about.
