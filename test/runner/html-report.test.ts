@@ -21,6 +21,8 @@ if (missing) console.warn(`HTML report browser tests skipped: ${missing}`);
 
 const HOSTILE_NAME = '<img src=x onerror="window.__pwned=1">';
 const HOSTILE_BODY = '</script><script>window.__pwned=2</script><!-- <b>';
+/** A test name a script made with a bidi override: shown escaped, as the app shows names, not reordered. */
+const BIDI_TEST = 'ok \u202edeliaf';
 
 let server: http.Server;
 let temp: TempWorkspace;
@@ -36,7 +38,7 @@ beforeAll(async () => {
   temp = await makeWorkspace({
     'requests/Users/get user.yaml': { name: 'get user', seq: 1, url: `${base}/user`, scripts: { postResponse: "pm.test('status is 200', () => pm.response.to.have.status(200)); pm.test('is admin', () => pm.expect(pm.response.json().admin).to.equal(true));" } },
     'requests/Users/missing.yaml': { name: 'missing', seq: 2, url: `${base}/missing` },
-    'requests/hostile.yaml': { name: HOSTILE_NAME, seq: 3, url: `${base}/hostile?q=<script>`, scripts: { postResponse: `pm.test(${JSON.stringify(HOSTILE_BODY)}, () => {});` } },
+    'requests/hostile.yaml': { name: HOSTILE_NAME, seq: 3, url: `${base}/hostile?q=<script>`, scripts: { postResponse: `pm.test(${JSON.stringify(HOSTILE_BODY)}, () => {}); pm.test(${JSON.stringify(BIDI_TEST)}, () => {});` } },
   });
   process.env.FERRY_DATA_DIR = temp.dataDir;
 });
@@ -82,7 +84,7 @@ describe.skipIf(missing !== undefined)('the HTML report in Chromium', () => {
     const json = path.join(temp.root, 'out', 'browser.json');
     await ferry(['-w', temp.root, 'run', '-n', '2', '--out-html', html, '--out-json', json, '--report-bodies']);
     const report = JSON.parse(await fs.readFile(json, 'utf8'));
-    expect(report.summary).toMatchObject({ requests: 6, failedRequests: 4, tests: 6, failedTests: 2 });
+    expect(report.summary).toMatchObject({ requests: 6, failedRequests: 4, tests: 8, failedTests: 2 });
 
     const page = await browser.newPage();
     const requested: string[] = [];
@@ -128,6 +130,8 @@ describe.skipIf(missing !== undefined)('the HTML report in Chromium', () => {
     await hostileDetail.locator('summary', { hasText: 'Details' }).click();
     await hostileDetail.locator('details.response summary').click();
     expect(await hostileDetail.locator('pre.body').innerText()).toBe(HOSTILE_BODY);
+    expect(await hostileDetail.innerText()).toContain('ok \\u202edeliaf');
+    expect(await page.locator('body').innerText()).not.toContain('\u202e');
     expect(await hostileDetail.locator('pre.headers').innerText()).toContain('x-name: <svg onload=alert(1)>');
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();

@@ -12,6 +12,7 @@
 import type { Reporter, RunEvent } from '../events.js';
 import { SpoolFolder } from '../report-spool.js';
 import { formatMs } from '../../support/human-units.js';
+import { shownName } from '../../support/shown-name.js';
 import { reportEntry, type JsonReport } from './json.js';
 import { HTML_SCRIPT, HTML_STYLE } from './html-page.js';
 
@@ -56,7 +57,10 @@ export class HtmlReporter implements Reporter {
       // Without the streaming kinds' messages and the kinds' detail, which the page does not show
       // (1,000 messages of 64 KB each a send; the JSON report keeps them).
       const { messages: _messages, detail: _detail, ...entry } = reportEntry(event.result, this.options.bodies);
-      const row = { ...entry, startedAt: event.result.startedAt, ...(entry.response ? { response: this.kept(entry.response) } : {}) };
+      // Names as the app shows them: a bidi override in a hand-edited request name or a script's test
+      // name would reorder the page's text (`\u202Elmay.exe` shows as `exe.yaml`); escaped, visibly.
+      const named = { ...entry, name: shownName(entry.name), path: shownName(entry.path), tests: entry.tests.map((t) => ({ ...t, name: shownName(t.name) })) };
+      const row = { ...named, startedAt: event.result.startedAt, ...(entry.response ? { response: this.kept(entry.response) } : {}) };
       this.rows.append(`${this.count++ ? ',\n' : ''}${scriptJson(row)}`);
     }
     if (event.type === 'end') this.end = event;
