@@ -1,5 +1,6 @@
 /** startWorkspaceServers: what `ferry serve`, `ferry run --start-servers` and the app share. */
 import { afterEach, describe, expect, it } from 'vitest';
+import dgram from 'node:dgram';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ServerError, startServers, startWorkspaceServers, type WorkspaceServers } from '../../src/servers/index.js';
@@ -44,10 +45,9 @@ describe('startWorkspaceServers', () => {
 
   it("a port two servers of a batch both ask for is named in the failure only when they share a transport (the kind table's listensOn)", async () => {
     await isolatedDataDir();
-    const probe = net.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
+    // A port free for TCP and for UDP alike: another test's UDP socket may hold one TCP finds free
+    // (the failure then said "in use by another program", not this workspace's file).
+    const port = await portFreeForBoth();
     const root = await makeWorkspace({
       servers: {
         datagrams: { name: 'Datagrams', kind: 'udp', port },
@@ -72,3 +72,20 @@ describe('startWorkspaceServers', () => {
     }
   });
 });
+
+/** A loopback port nothing listens on over TCP or UDP just now. */
+async function portFreeForBoth(): Promise<number> {
+  for (;;) {
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const udp = dgram.createSocket('udp4');
+    const free = await new Promise<boolean>((resolve) => {
+      udp.once('error', () => resolve(false));
+      udp.bind(port, '127.0.0.1', () => resolve(true));
+    });
+    await new Promise<void>((resolve) => udp.close(() => resolve()));
+    if (free) return port;
+  }
+}
