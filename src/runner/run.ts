@@ -121,9 +121,12 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   const environmentId = ctx.variables.snapshot.environmentId;
   const environmentFile = environmentId ? workspace.environments.find((e) => e.id === environmentId) : undefined;
   for (const message of unknownFieldsOfRun(items, environmentFile)) emit({ type: 'warning', message });
-  const unset = unsetSecretsWarning(ctx, items, rows);
+  // The requests' texts are scanned once, and only when a warning needs them.
+  let scanned: Placeholders | undefined;
+  const placeholders = () => (scanned ??= placeholdersOfRun(ctx, items));
+  const unset = unsetSecretsWarning(ctx, placeholders, rows);
   if (unset) emit({ type: 'warning', message: unset });
-  const noEnvironment = noEnvironmentWarning(ctx, items, rows);
+  const noEnvironment = noEnvironmentWarning(ctx, placeholders, rows);
   if (noEnvironment) emit({ type: 'warning', message: noEnvironment });
 
   const results: RequestResult[] = [];
@@ -250,7 +253,13 @@ export class RunTally {
  * whether a script of the run may set a name (quoted in its text: `pm.environment.set('token',
  * …)` after a login), which then has a value by the time it is sent.
  */
-function placeholdersOfRun(ctx: RunContext, items: readonly RunItem[]): { used: Set<string>; scripted: (key: string) => boolean; setByScript: (key: string) => boolean } {
+interface Placeholders {
+  used: Set<string>;
+  scripted: (key: string) => boolean;
+  setByScript: (key: string) => boolean;
+}
+
+function placeholdersOfRun(ctx: RunContext, items: readonly RunItem[]): Placeholders {
   const used = new Set<string>();
   const seen = new Set<unknown>();
   const texts: string[] = [];
@@ -282,10 +291,10 @@ function placeholdersOfRun(ctx: RunContext, items: readonly RunItem[]): { used: 
  * written. A CI machine has no secret store: `--var` gives them there. Worked out only when some
  * secret has no value (nothing is read otherwise). A name a script of the run may set is left out.
  */
-function unsetSecretsWarning(ctx: RunContext, items: readonly RunItem[], rows: readonly DataRow[]): string | undefined {
+function unsetSecretsWarning(ctx: RunContext, placeholders: () => Placeholders, rows: readonly DataRow[]): string | undefined {
   const missing = ctx.variables.secretsWithoutValue(rows);
   if (missing.length === 0) return undefined;
-  const { used, scripted } = placeholdersOfRun(ctx, items);
+  const { used, scripted } = placeholders();
   const named = missing.filter((m) => used.has(m.key) && !scripted(m.key));
   if (named.length === 0) return undefined;
   const { environment, environmentId } = ctx.variables.snapshot;
@@ -307,13 +316,13 @@ function unsetSecretsWarning(ctx: RunContext, items: readonly RunItem[], rows: r
  * cause (a 404, "not valid JSON"). Said once before anything is sent, naming the environments
  * that define them; a name given another way (ferry.yaml, --var, a data row, a script) is not.
  */
-function noEnvironmentWarning(ctx: RunContext, items: readonly RunItem[], rows: readonly DataRow[]): string | undefined {
+function noEnvironmentWarning(ctx: RunContext, placeholders: () => Placeholders, rows: readonly DataRow[]): string | undefined {
   if (ctx.variables.snapshot.environmentId || ctx.workspace.environments.length === 0) return undefined;
   const definedIn = new Map<string, string[]>();
   for (const env of ctx.workspace.environments) {
     for (const v of env.value.variables ?? []) if (v.enabled !== false && !definedIn.get(v.key)?.includes(env.id)) definedIn.set(v.key, [...(definedIn.get(v.key) ?? []), env.id]);
   }
-  const { used, setByScript } = placeholdersOfRun(ctx, items);
+  const { used, setByScript } = placeholders();
   const named = [...used].filter((key) => definedIn.has(key) && !setByScript(key) && !ctx.variables.hasValueWithoutEnvironment(key, rows));
   if (named.length === 0) return undefined;
   const ids = [...new Set(named.flatMap((key) => definedIn.get(key)!))];
