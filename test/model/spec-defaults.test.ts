@@ -1,5 +1,6 @@
 /**
- * The defaults of spec 2.8 (kind options), 2.11 (servers and their sections) and 2.12 (load
+ * The defaults of spec 2.2 to 2.7, 2.9 and 2.10 (the workspace file, requests, rows, bodies, auth,
+ * folders, variables), 2.8 (kind options), 2.11 (servers and their sections) and 2.12 (load
  * tests), written out again here from the spec's tables (not read from the code), checked on
  * files as Ferry reads them from disk: a file that names only what is required gets every other
  * field at the spec's default. A kind-option section left out gets the same defaults when the
@@ -20,6 +21,53 @@ async function read(kind: ResourceKind, yaml: string): Promise<Record<string, un
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.warning));
   return outcome.value as Record<string, unknown>;
 }
+
+describe('spec 2.2 to 2.7, 2.9 and 2.10: the workspace file, requests, rows, bodies, auth, folders and variables', () => {
+  const row = { key: '', value: '', enabled: true, description: '' };
+
+  it('the workspace file: no variables, auth none, no headers', async () => {
+    expect(await read('workspace', 'version: 1\nname: W\n')).toMatchObject({ version: 1, name: 'W', variables: [], auth: { type: 'none' }, headers: [] });
+  });
+
+  it('a request: kind http, seq 0, method GET, url empty, no rows, body none (contentType text/plain), auth inherit', async () => {
+    expect(await read('request', 'name: R\n')).toMatchObject({
+      name: 'R', kind: 'http', seq: 0, method: 'GET', url: '', disabledParams: [], pathParams: [], paramDescriptions: [], headers: [],
+      body: { type: 'none', contentType: 'text/plain', form: [], multipart: [] }, auth: { type: 'inherit' },
+    });
+  });
+
+  it('a key/value row: key and value empty, enabled, no description, in every place rows are used', async () => {
+    const request = await read('request', ['name: R', 'disabledParams: [{}]', 'pathParams: [{}]', 'paramDescriptions: [{}]', 'headers: [{}]', 'body:', '  form: [{}]', ''].join('\n'));
+    for (const field of ['disabledParams', 'pathParams', 'paramDescriptions', 'headers']) expect(request[field], field).toEqual([row]);
+    expect((request.body as { form: unknown }).form).toEqual([row]);
+  });
+
+  it('a multipart part: key and value empty, not a file, enabled; GraphQL: query, variables and operation name empty', async () => {
+    const body = (await read('request', 'name: R\nbody:\n  type: multipart\n  multipart: [{}]\n  graphql: {}\n')).body as Record<string, unknown>;
+    expect(body.multipart).toEqual([{ key: '', value: '', file: false, enabled: true }]);
+    expect(body.graphql).toEqual({ query: '', variables: '', operationName: '' });
+  });
+
+  it('auth: basic with empty fields, bearer prefix Bearer, apiKey in a header; OAuth 2.0 client credentials, loopback redirect, Basic header, PKCE, prefix Bearer', async () => {
+    const auth = async (yaml: string) => (await read('request', `name: R\nauth: ${yaml}\n`)).auth;
+    expect(await auth('{ type: basic }')).toEqual({ type: 'basic', username: '', password: '' });
+    expect(await auth('{ type: bearer }')).toEqual({ type: 'bearer', token: '', prefix: 'Bearer' });
+    expect(await auth('{ type: apiKey }')).toEqual({ type: 'apiKey', key: '', value: '', location: 'header' });
+    expect(await auth('{ type: oauth2 }')).toEqual({
+      type: 'oauth2', grantType: 'clientCredentials', redirectUri: 'http://127.0.0.1:53682/callback', clientAuth: 'basicHeader', pkce: true, headerPrefix: 'Bearer',
+    });
+    await expect(read('request', 'name: R\nauth: { type: apiKey, location: cookie }\n')).rejects.toThrow();
+    await expect(read('request', 'name: R\nauth: { type: oauth2, grantType: implicit }\n')).rejects.toThrow();
+  });
+
+  it('a folder: seq 0, auth inherit, no headers; openapi.validate true', async () => {
+    expect(await read('folder', 'openapi: { spec: specs/a.yaml }\n')).toMatchObject({ seq: 0, auth: { type: 'inherit' }, headers: [], openapi: { spec: 'specs/a.yaml', validate: true } });
+  });
+
+  it('an environment\'s variable: value empty, enabled, not secret', async () => {
+    expect(await read('environment', 'name: E\nvariables:\n  - key: k\n')).toEqual({ name: 'E', variables: [{ key: 'k', value: '', enabled: true, secret: false }] });
+  });
+});
 
 describe('spec 2.8: kind-specific options of requests', () => {
   const sections = async () =>

@@ -1,6 +1,6 @@
 /**
  * The written field order of spec 2.2 (the workspace file), 2.3 and 2.8 (requests and their kind
- * options), 2.4 (key/value rows), 2.9 (folders), 2.10 (environments and variables), 2.11 (servers
+ * options), 2.4 (key/value rows), 2.5–2.7 (bodies, auth, settings and scripts), 2.9 (folders), 2.10 (environments and variables), 2.11 (servers
  * and every section) and 2.12 (load tests), written out again here from the spec's tables (not
  * read from the code): a file Ferry writes whole holds its fields in the tables' order, whatever
  * order the value came in (here: every mapping reversed). Every field is given a value other than
@@ -91,6 +91,47 @@ describe('spec 2.2, 2.4, 2.9 and 2.10: the workspace file, key/value rows, folde
     expect(keys(file)).toEqual(['name', 'seq', 'auth', 'headers', 'scripts', 'docs', 'openapi']);
     expect(keys(file.openapi)).toEqual(['spec', 'source', 'validate']);
     expect(keys(file.auth)).toEqual(['type', 'username', 'password']);
+  });
+});
+
+describe('spec 2.5, 2.6 and 2.7: the body, auth, settings and scripts of a request', () => {
+  it('the body, its multipart parts and its GraphQL fields in their tables\' order', async () => {
+    const file = await written('request', {
+      name: 'R', url: 'http://h/',
+      body: {
+        type: 'graphql', text: 't', contentType: 'text/csv', form: [{ key: 'f' }],
+        multipart: [{ key: 'k', value: 'v', file: true, contentType: 'text/csv', enabled: false }], file: 'b.bin',
+        graphql: { query: 'q', variables: '{}', operationName: 'o', transport: 'sse', subscriptionUrl: 'http://h/s', connectionParams: '{}' },
+      },
+    });
+    expect(keys(file.body)).toEqual(['type', 'text', 'contentType', 'form', 'multipart', 'file', 'graphql']);
+    expect(keys(file.body.multipart[0])).toEqual(['key', 'value', 'file', 'contentType', 'enabled']);
+    expect(keys(file.body.graphql)).toEqual(['query', 'variables', 'operationName', 'transport', 'subscriptionUrl', 'connectionParams']);
+  });
+
+  it('each auth type\'s fields, OAuth 2.0\'s in the table order', async () => {
+    const auth = async (value: Record<string, unknown>) => (await written('request', { name: 'R', url: 'http://h/', auth: value })).auth;
+    expect(keys(await auth({ type: 'bearer', token: 't', prefix: 'Token' }))).toEqual(['type', 'token', 'prefix']);
+    expect(keys(await auth({ type: 'apiKey', key: 'k', value: 'v', location: 'query' }))).toEqual(['type', 'key', 'value', 'location']);
+    expect(keys(await auth({
+      type: 'oauth2', grantType: 'authorizationCode', tokenUrl: 't', authUrl: 'a', redirectUri: 'http://127.0.0.1:1/cb', clientId: 'i', clientSecret: 's',
+      scope: 'sc', audience: 'au', username: 'u', password: 'p', clientAuth: 'body', pkce: false, headerPrefix: '',
+    }))).toEqual(['type', 'grantType', 'tokenUrl', 'authUrl', 'redirectUri', 'clientId', 'clientSecret', 'scope', 'audience', 'username', 'password', 'clientAuth', 'pkce', 'headerPrefix']);
+  });
+
+  it('settings (repeat and stream last, each in its order) and scripts', async () => {
+    const file = await written('request', {
+      name: 'R', url: 'http://h/',
+      settings: {
+        timeoutMs: 1, followRedirects: false, maxRedirects: 1, verifyTls: false, httpVersion: 'http2', decompress: false,
+        repeat: { condition: 'true', intervalMs: 1, timeoutMs: 2 }, stream: { event: 'e', maxEvents: 1, timeoutMs: 2 },
+      },
+      scripts: { preRequest: 'a', postResponse: 'b' },
+    });
+    expect(keys(file.settings)).toEqual(['timeoutMs', 'followRedirects', 'maxRedirects', 'verifyTls', 'httpVersion', 'decompress', 'repeat', 'stream']);
+    expect(keys(file.settings.repeat)).toEqual(['condition', 'intervalMs', 'timeoutMs']);
+    expect(keys(file.settings.stream)).toEqual(['event', 'maxEvents', 'timeoutMs']);
+    expect(keys(file.scripts)).toEqual(['preRequest', 'postResponse']);
   });
 });
 

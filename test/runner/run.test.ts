@@ -405,6 +405,16 @@ describe('scripts in runs', () => {
     expect(byName.never!.passed).toBe(false);
     expect(byName.never!.error).toMatch(/repeat condition did not hold within 100 ms/);
   });
+
+  it('settings.repeat with an empty condition: until the request\'s tests pass, or without tests until the status is below 400 (spec 2.7)', async () => {
+    // The counter answers 202 twice, then 200.
+    hits = 0;
+    const tested = await setup({ 'requests/tested.yaml': { name: 'tested', url: `${counterUrl}/job`, settings: { repeat: { intervalMs: 10, timeoutMs: 5000 } }, scripts: { postResponse: test200 } } });
+    expect((await run(tested)).results[0]).toMatchObject({ passed: true, attempts: 3, status: 200 });
+    hits = 0;
+    const untested = await setup({ 'requests/untested.yaml': { name: 'untested', url: `${counterUrl}/job`, settings: { repeat: {} } } });
+    expect((await run(untested)).results[0]).toMatchObject({ passed: true, attempts: 1, status: 202 });
+  });
 });
 
 describe('iterations and data files', () => {
