@@ -10,6 +10,7 @@ import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
 import { sizeOverLimit } from '../support/human-units.js';
 import { unusableKeyProblem } from '../support/placeholder-syntax.js';
+import { numberAsTextWarning } from './number-text-warning.js';
 
 /** Read, possibly with a warning about something kept as written (a request or folder name out of 2.1.4's bounds). */
 export type ReadOutcome<K extends ResourceKind> = { ok: true; value: ResourceValue<K>; warning?: Warning } | { ok: false; warning: Warning };
@@ -63,7 +64,7 @@ export function outcomeOfText<T>(kind: ResourceKind, text: string, relative: str
   const result = parse(data);
   if (result.ok) {
     // The keys from the data, not the value: a listing's value is a summary without the variables.
-    const warning = nameWarning(kind, data as object, result.value, text, relative) ?? variableKeyWarning(data, text, relative);
+    const warning = nameWarning(kind, data as object, result.value, text, relative) ?? variableKeyWarning(data, text, relative) ?? numberAsTextWarning(kind, text, relative);
     return warning ? { ...result, warning } : result;
   }
   const first = result.problems[0]!;

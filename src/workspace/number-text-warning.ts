@@ -1,0 +1,82 @@
+/**
+ * A text field written as a plain number that YAML 1.2 (spec 2.1.1) reads as another text than
+ * the one typed: `value: 007` is the number 7, `version: 1.10` is 1.1, `id: 12345678901234567890`
+ * loses its last digits. Ferry reads the file as YAML does; this says so, and how to keep the
+ * text as typed (quotes), instead of sending 7 without a word. Only text fields are named: a
+ * `timeoutMs: 1e3` is a number and means 1000.
+ */
+import { formatFieldPath, parseResource, type ResourceKind } from '../model/index.js';
+import { parseYaml, positionOf } from './yaml-file.js';
+import type { Warning } from './types.js';
+
+/**
+ * A whole plain value (after `key: `, `- `, or in a flow list or map) in YAML 1.2's number forms.
+ * Cheap: only a value written otherwise than JavaScript prints it leads to parsing the document.
+ */
+const NUMBER_VALUE = /(?:(?:^|[:-])[ \t]+|[[{,][ \t]*)([-+]?(?:0x[\da-f]+|0o[0-7]+|\.inf|\.nan|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?))(?=[ \t]*(?:$|[,\]}]|#))/gim;
+
+function mayHoldReshapedNumber(text: string): boolean {
+  NUMBER_VALUE.lastIndex = 0;
+  for (let match = NUMBER_VALUE.exec(text); match; match = NUMBER_VALUE.exec(text)) {
+    const written = match[1]!;
+    if (/^[-+]?(?:0[xo]|\.)/i.test(written) || String(Number(written)) !== written) return true;
+  }
+  return false;
+}
+
+export function numberAsTextWarning(kind: ResourceKind, text: string, relative: string): Warning | undefined {
+  if (!mayHoldReshapedNumber(text)) return undefined;
+  const parsed = parseYaml(text);
+  if (!parsed.ok) return undefined;
+  const found: { path: (string | number)[]; source: string; read: string }[] = [];
+  walk(parsed.parsed.doc.contents, [], found);
+  if (found.length === 0) return undefined;
+  const value = parseResource(kind, parsed.parsed.data);
+  if (!value.ok) return undefined;
+  for (const { path, source, read } of found) {
+    if (valueAt(value.value, path) !== read) continue; // a number field, or one the model reads otherwise
+    const position = positionOf(parsed.parsed, path);
+    return {
+      file: relative,
+      ...position,
+      message: `${formatFieldPath(path)}: ${source} is a number in YAML and is read as the text ${read}; write it in quotes ("${source}") to keep it as typed. The file is read as it is.`,
+    };
+  }
+  return undefined;
+}
+
+interface Node {
+  items?: unknown[];
+  key?: unknown;
+  value?: unknown;
+  source?: string;
+  type?: string;
+}
+
+/** Every plain scalar read as a number whose text is not what was typed, with its path. */
+function walk(node: unknown, path: (string | number)[], found: { path: (string | number)[]; source: string; read: string }[]): void {
+  if (!node || typeof node !== 'object') return;
+  const n = node as Node;
+  if (Array.isArray(n.items)) {
+    n.items.forEach((item, i) => {
+      const pair = item as Node;
+      if (pair && typeof pair === 'object' && 'key' in pair) {
+        const key = (pair.key as Node | null)?.value ?? pair.key;
+        if (typeof key === 'string' || typeof key === 'number') walk(pair.value, [...path, key], found);
+      } else walk(item, [...path, i], found);
+    });
+    return;
+  }
+  if (typeof n.value === 'number' && n.type === 'PLAIN' && typeof n.source === 'string' && String(n.value) !== n.source) {
+    found.push({ path, source: n.source, read: String(n.value) });
+  }
+}
+
+function valueAt(value: unknown, path: (string | number)[]): unknown {
+  let at: unknown = value;
+  for (const part of path) {
+    if (!at || typeof at !== 'object') return undefined;
+    at = (at as Record<string | number, unknown>)[part];
+  }
+  return at;
+}
