@@ -188,6 +188,19 @@ describe('ferry load: thresholds, exit codes, JSON', () => {
     expect(result.code).toBe(0);
   });
 
+  it('spec 2.7: a target\'s own settings are not used (timeout, redirects, HTTP version): the load test\'s options and the application settings are', async () => {
+    const { root, server } = await workspace({ own: { targets: [{ request: 'Slow.yaml' }] } });
+    // Sent by ferry run, this request would time out after 5 ms, stop at the redirect, and fail on http3.
+    await fs.writeFile(path.join(root, 'requests', 'Slow.yaml'), [
+      'name: Slow', `url: ${server.url}/redirect?to=/a%3Fdelay%3D60`, 'settings:', '  timeoutMs: 5', '  followRedirects: false', '  httpVersion: http3', '',
+    ].join('\n'));
+    const out = await ferry(['-w', root, 'load', 'own', '-r', 'json', '--workers', '1']);
+    expect(out.code, out.stderr).toBe(0);
+    const result = JSON.parse(out.stdout) as LoadResult;
+    expect(result.overall).toMatchObject({ count: 10, statuses: { 200: 10 }, errors: { total: 0 } });
+    expect(server.byPath.get('/a')).toBe(10);
+  });
+
   it('-r json prints the whole result in its documented, versioned shape', async () => {
     const { root } = await workspace({ shape: { thresholds: [{ metric: 'max', op: '<', value: 60_000 }] } });
     const out = await ferry(['-w', root, 'load', 'shape', '-r', 'json', '--workers', '1']);

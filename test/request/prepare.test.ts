@@ -232,6 +232,29 @@ describe('auth inheritance (spec 5.1)', () => {
 });
 
 describe('bodies, byte-checked at the server', () => {
+  it('spec 2.5: every body type\'s data is kept, and only type decides what is sent', async () => {
+    const all = {
+      text: '{"who":"{{who}}"}', contentType: 'text/csv', form: [{ key: 'f', value: 'form' }],
+      multipart: [{ key: 'm', value: 'part' }], file: 'files/blob.bin', graphql: { query: '{ q }' },
+    };
+    const sent: Record<string, string> = {};
+    for (const type of ['none', 'json', 'text', 'formUrlencoded', 'multipart', 'binary', 'graphql'] as const) {
+      const { seen } = await roundTrip(request({ method: 'POST', url: `${peer.url}/b`, body: { type, ...all } }));
+      const body = seen.body.toString('latin1');
+      sent[type] = `${String(seen.headers['content-type'] ?? '').replace(/boundary=.*/, 'boundary=…')} ${body.includes('name="m"') ? 'multipart:part' : body}`;
+    }
+    expect(sent).toEqual({
+      none: ' ',
+      json: 'application/json {"who":"Ada"}',
+      text: 'text/csv {"who":"Ada"}',
+      formUrlencoded: 'application/x-www-form-urlencoded f=form',
+      multipart: 'multipart/form-data; boundary=… multipart:part',
+      // contentType changed from its default also names a binary body's type (docs/running.md).
+      binary: `text/csv ${Buffer.from([0, 1, 2, 250, 255]).toString('latin1')}`,
+      graphql: 'application/json {"query":"{ q }","variables":{},"operationName":null}',
+    });
+  });
+
   it('json, xml and text with their Content-Type', async () => {
     const json = await roundTrip(request({ method: 'POST', url: `${peer.url}/b`, body: { type: 'json', text: '{"who":"{{who}}","n":1}' } }));
     expect(json.seen.body.toString()).toBe('{"who":"Ada","n":1}');
