@@ -285,6 +285,11 @@ function placeholdersOfRun(ctx: RunContext, items: readonly RunItem[]): Placehol
   };
 }
 
+/** An environment id as a command line takes it: in quotes when it holds more than letters, digits, `_`, `.` and `-` (`-e "Staging- EU"`). */
+function commandArg(id: string): string {
+  return /^[\w.-]+$/.test(id) ? id : `"${id}"`;
+}
+
 /**
  * Secret variables the run's requests use (`{{name}}` in a request, a folder above it or
  * ferry.yaml) that have no value here: said once, before anything is sent, since they go out as
@@ -300,7 +305,7 @@ function unsetSecretsWarning(ctx: RunContext, placeholders: () => Placeholders, 
   const { environment, environmentId } = ctx.variables.snapshot;
   const one = named.length === 1;
   const list = named.map((m) => `${m.key} (${m.scope === 'environment' ? `environment ${environment?.name ?? environmentId}` : 'ferry.yaml'})`).join(', ');
-  const env = named.some((m) => m.scope === 'environment') && environmentId ? ` (-e ${environmentId} for the environment's)` : '';
+  const env = named.some((m) => m.scope === 'environment') && environmentId ? ` (-e ${commandArg(environmentId)} for the environment's)` : '';
   // What to do, in the words of whoever shows the warning (the app has no -e or --var).
   const todo: Record<Face, string> = {
     cli: `Set ${one ? 'it' : 'each'} with \`ferry secret set NAME\`${env}, or give ${one ? 'it' : 'them'} with --var NAME=VALUE (in CI, from a secret of the CI system).`,
@@ -327,7 +332,7 @@ function noEnvironmentWarning(ctx: RunContext, placeholders: () => Placeholders,
   if (named.length === 0) return undefined;
   const ids = [...new Set(named.flatMap((key) => definedIn.get(key)!))];
   const list = named.map((key) => `{{${key}}}`).join(', ');
-  const arg = /^[\w.-]+$/.test(ids[0]!) ? ids[0]! : `"${ids[0]}"`;
+  const arg = commandArg(ids[0]!);
   // What to do, in the words of whoever shows the warning.
   const todo: Record<Face, string> = {
     cli: `Choose one: -e ${arg} (\`ferry env use ${arg}\` makes it the default).`,

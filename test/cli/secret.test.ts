@@ -142,6 +142,9 @@ describe('ferry secret', () => {
       expect(empty.code, JSON.stringify(input)).toBe(2);
       expect(empty.stderr).toBe('ferry: No value on standard input for token: nothing was stored. Give the value on standard input (printf %s "$TOKEN" | ferry secret set token), or remove this computer\'s value with ferry secret unset token.\n');
     }
+    // An environment named with a space is given back to -e in quotes, as the shell needs it.
+    const spaced = await ferry(['-w', ws, 'secret', 'set', 'password', '-e', 'Staging Env'], ws, '');
+    expect(spaced.stderr).toBe('ferry: No value on standard input for password: nothing was stored. Give the value on standard input (printf %s "$TOKEN" | ferry secret set password -e "Staging Env"), or remove this computer\'s value with ferry secret unset password -e "Staging Env".\n');
     expect(JSON.parse((await ferry(['-w', ws, 'secret', 'ls', '--json'])).stdout)).toContainEqual({ scope: 'workspace', name: 'token', stored: true });
     // The shipped binary with standard input empty, as a CI step gives it.
     const shippedEmpty = await shipped(['secret', 'set', 'token'], '');

@@ -563,6 +563,17 @@ describe('reports', () => {
 });
 
 describe('secret variables without a value on this computer', () => {
+  it('an environment id the shell would split is given to -e in quotes', async () => {
+    const s = await setup({
+      'environments/Staging- EU.yaml': { name: 'Staging: EU', variables: [{ key: 'token', value: '', secret: true }] },
+      'requests/a.yaml': { name: 'a', url: `${peer.url}/echo?t={{token}}` },
+    });
+    const { events } = await run(s, { environment: 'Staging- EU' });
+    expect(events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message)).toEqual([
+      'secret variable with no value on this computer, sent as written ({{token}}): token (environment Staging: EU). Set it with `ferry secret set NAME` (-e "Staging- EU" for the environment\'s), or give it with --var NAME=VALUE (in CI, from a secret of the CI system).',
+    ]);
+  });
+
   it('a run that uses one is warned once, naming how to give it (a CI machine has no secret store); one given some way, or not used, is not', async () => {
     const s = await setup(
       {
