@@ -23,6 +23,12 @@ describe('problem list', () => {
     expect(problems[20]).toBe('…and 79980 more problems');
   });
 
+  it('lists exactly 20 problems whole, with no count after them (the limit, not one over)', () => {
+    const problems = problemsFor('oas31', { type: 'array', items: { type: 'integer' } }, Array.from({ length: 20 }, () => 'x'));
+    expect(problems).toHaveLength(20);
+    expect(problems[19]).toBe('$[19]: expected integer, got string');
+  });
+
   it('says "problem" for exactly one more', () => {
     const body = Array.from({ length: 21 }, () => 'x');
     const problems = problemsFor('oas31', { type: 'array', items: { type: 'integer' } }, body);
@@ -67,6 +73,26 @@ describe('schema nesting', () => {
 
     it(`does not check below 64 levels [${dialect}]`, () => {
       expect(problemsFor(dialect, { $ref: '#/components/schemas/Node' }, nested(100, 'x'), schemas)).toEqual([]);
+    });
+  }
+
+  /** `levels` schema levels, written inline (no $ref): the root is level 1, the innermost an integer. */
+  function chain(levels: number): { schema: unknown; body: unknown } {
+    let schema: unknown = { type: 'integer' };
+    let body: unknown = 'x';
+    for (let level = 1; level < levels; level++) {
+      schema = { type: 'object', properties: { c: schema } };
+      body = { c: body };
+    }
+    return { schema, body };
+  }
+
+  for (const dialect of DIALECTS) {
+    it(`checks the 64th schema level and not the 65th (8.1, at the boundary) [${dialect}]`, () => {
+      const at = chain(64);
+      expect(problemsFor(dialect, at.schema, at.body)).toEqual([`$${'.c'.repeat(63)}: expected integer, got string`]);
+      const over = chain(65);
+      expect(problemsFor(dialect, over.schema, over.body)).toEqual([]);
     });
   }
 

@@ -93,6 +93,17 @@ describe('the check runs', () => {
     expect((await run(imported, [linked('specs/pets.yaml', false), linked('specs/other.json', true)])).result?.passed).toBe(false);
   });
 
+  it('for a document of exactly 50 MB (8.1: kept documents are read up to 50 MB)', async () => {
+    // The pets document with a padding field, filled to 50 MB exactly; one byte more is refused (below).
+    const head = otherJson.slice(0, -1) + ',"x-padding":"';
+    const text = head + 'x'.repeat(50 * 1024 * 1024 - head.length - 2) + '"}';
+    expect(Buffer.byteLength(text)).toBe(50 * 1024 * 1024);
+    await writeFile(path.join(workspace, 'specs', 'exactly-50.json'), text);
+    const { result, reason } = await run(imported, [linked('specs/exactly-50.json')]);
+    expect(reason).toBeUndefined();
+    expect(result).toEqual({ name: 'Matches the API spec (GET /pets -> 200)', passed: false, message: '$[0]: expected string, got integer' });
+  });
+
   it('with a path written with ./ and backslashes', async () => {
     expect((await run(imported, [linked('./specs\\pets.yaml')])).result?.passed).toBe(false);
   });

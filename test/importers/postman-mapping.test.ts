@@ -102,6 +102,17 @@ describe('collection mapping', () => {
     expect(notes).toMatch(/auth type "kerberos" is not supported/);
   });
 
+  it('keeps a saved response body of exactly 1 MB as its example (8.1, the limit itself); one byte more is left out with a note', async () => {
+    const oneMb = 'é'.repeat(512 * 1024); // 1 MB counted in UTF-8 bytes
+    const response = (name: string, body: string) => ({ name, code: 200, body });
+    const item = { name: 'Get', request: { method: 'GET', url: 'http://127.0.0.1/x' }, response: [response('At', oneMb), response('Over', `${oneMb}x`)] };
+    const result = await convert(JSON.stringify({ info: { name: 'Limits', schema }, item: [item] }), { label: 't' });
+    const examples = ((result.items[0] as ImportedFolderNode).children[0] as ImportedRequestNode).request.examples!;
+    expect(examples.map((e) => [e.name, typeof e.body === 'string' ? e.body.length : e.body])).toEqual([['At', 512 * 1024], ['Over', undefined]]);
+    expect(result.notes.join('\n')).toMatch(/saved response "Over" is over 1 MB and was left out/);
+    expect(result.notes.join('\n')).not.toMatch(/"At"/);
+  });
+
   it('merges collection variables: existing ones keep their value; secrets go to the store', async () => {
     const root = await initWorkspace(path.join(tmp, 'vars'));
     const wsFile = path.join(root, 'ferry.yaml');

@@ -66,6 +66,16 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(ws.warnings.map((w) => w.message)).toEqual(['requests/Big.yaml is 51.0 MB; YAML files over 50 MB are not read.']);
   });
 
+  it('a file of exactly 50 MB is read (8.1: the limit itself is accepted)', async () => {
+    const head = 'name: Exactly\nurl: http://127.0.0.1/\n# ';
+    const text = `${head}${'x'.repeat(50 * 1024 * 1024 - head.length - 1)}\n`;
+    expect(Buffer.byteLength(text)).toBe(50 * 1024 * 1024);
+    const root = await workspace({ 'requests/Exactly.yaml': text });
+    const ws = await openWorkspace(root);
+    expect(ws.warnings).toEqual([]);
+    expect(ws.tree.children.map((c) => c.type === 'request' && c.request.name)).toEqual(['Exactly']);
+  });
+
   it('a file 10 bytes over 50 MB says its size in bytes (in MB it would read "50.0 MB")', async () => {
     const root = await workspace({ 'requests/Good.yaml': good });
     const handle = await fs.open(path.join(root, 'requests', 'Over.yaml'), 'w');
