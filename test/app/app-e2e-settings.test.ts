@@ -75,6 +75,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
         'requests/Users/_folder.yaml': '# the team folder\nname: Users\n',
         'requests/Users/Who.yaml': { name: 'Who', url: '{{base}}/who' },
         'requests/Team- Blue/_folder.yaml': { name: 'Team: Blue' },
+        'requests/Shop/_folder.yaml': '# imported\nname: Shop\nopenapi:\n  spec: specs/shop.yaml\n',
+        'requests/Shop/List items.yaml': { name: 'List items', url: '{{base}}/items', openapi: { operation: 'GET /items' } },
+        'specs/shop.yaml': 'openapi: 3.0.3\ninfo: {title: Shop, version: "1"}\npaths:\n  /items:\n    get:\n      responses:\n        \'200\': {description: ok, content: {application/json: {schema: {type: array}}}}\n',
         'requests/Broken/_folder.yaml': 'name: Broken\nheaders: [unclosed\n',
         'requests/Broken/Inside.yaml': { name: 'Inside', url: '{{base}}/inside' },
         'requests/Vault/_folder.yaml': {
@@ -217,6 +220,54 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     expect(recorder.seen.at(-1)).toMatchObject({ authorization: 'Bearer token-1', 'x-fixed': '1' });
     expect(auth.grants.client_credentials).toBe(1);
   });
+
+  it("a folder imported from a document has the tab API spec with the switch Check responses against the spec (7.1); other folders have no such tab", async () => {
+    // The tabs' names, without the count a tab shows after its name (Headers 1).
+    const tabs = async (dialog: ReturnType<Page['getByRole']>) => (await dialog.getByRole('tab').allTextContents()).map((t) => t.replace(/ \d+$/, ''));
+    await page.getByRole('treeitem', { name: /Users/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Settings…' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Folder settings' });
+    await expect.poll(() => tabs(dialog)).toEqual(['Auth', 'Headers', 'Scripts', 'Docs']);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    // Checked: ferry run of a request inside fails on the check (the recorder answers an object, the spec an array).
+    const checked = await shipped(['run', 'Shop/List items.yaml']);
+    expect(checked.code, checked.stdout).toBe(1);
+    expect(checked.stdout).toContain('Matches the API spec (GET /items -> 200)');
+
+    await page.getByRole('treeitem', { name: /Shop/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Settings…' }).click();
+    dialog = page.getByRole('dialog', { name: 'Folder settings' });
+    await expect.poll(() => tabs(dialog)).toEqual(['Auth', 'Headers', 'Scripts', 'Docs', 'API spec']);
+    await dialog.getByRole('tab', { name: 'API spec' }).click();
+    const toggle = dialog.getByRole('switch', { name: 'Check responses against the spec' });
+    expect(await toggle.isChecked()).toBe(true);
+    expect(await dialog.getByTestId('settings-openapi').textContent()).toContain('kept as specs/shop.yaml');
+    await toggle.uncheck();
+    expect(await dialog.getByTestId('settings-openapi').textContent()).toContain('The document stays linked, and Update from API spec keeps working.');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-folder-settings-api-spec.png') });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await fs.readFile(path.join(ws.root, 'requests/Shop/_folder.yaml'), 'utf8')).toBe('# imported\nname: Shop\nopenapi:\n  spec: specs/shop.yaml\n  validate: false\n');
+    const off = await shipped(['run', 'Shop/List items.yaml']);
+    expect(off.code, off.stdout).toBe(0);
+    expect(off.stdout).not.toContain('Matches the API spec');
+
+    // Opened again, the switch shows the file's value; flipping it back and closing asks first.
+    await page.getByRole('treeitem', { name: /Shop/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Settings…' }).click();
+    await dialog.getByRole('tab', { name: 'API spec' }).click();
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    await toggle.check();
+    confirmAnswer = false;
+    await page.keyboard.press('Escape');
+    await expect.poll(() => asked.at(-1)).toBe('Discard your changes to these settings? (Cancel, then Save to keep them.)');
+    confirmAnswer = true;
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await fs.readFile(path.join(ws.root, 'requests/Shop/_folder.yaml'), 'utf8')).toBe('# imported\nname: Shop\nopenapi:\n  spec: specs/shop.yaml\n');
+  }, 90_000);
 
   it('the command palette opens the workspace settings too; Esc without edits closes without asking', async () => {
     const before = asked.length;

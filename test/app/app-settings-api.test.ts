@@ -282,6 +282,63 @@ describe('ferry app API: folder and workspace settings', () => {
     }
   });
 
+  it("the folder's switch Check responses against the spec (7.1) sets openapi.validate in place; the next send has, or has not, the test Matches the API spec", async () => {
+    const server = http.createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"id":"one"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await fs.mkdir(path.join(ws.root, 'specs'));
+    await fs.writeFile(path.join(ws.root, 'specs/users.yaml'), [
+      'openapi: 3.0.3', 'info: {title: Users, version: "1"}', 'paths:', '  /users/{id}:', '    get:', '      responses:',
+      "        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {id: {type: integer}}}}}}", '',
+    ].join('\n'));
+    try {
+      const request = { name: 'Get user', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/users/1`, openapi: { operation: 'GET /users/{id}' } };
+      const contractTests = async () => {
+        const sent = await client.call('POST', '/api/send', { path: 'Users/Get user.yaml', request });
+        expect(sent.status, sent.text).toBe(200);
+        return (sent.body as { result: { tests: { name: string; passed: boolean }[] } }).result.tests.filter((t) => t.name.startsWith('Matches the API spec'));
+      };
+      expect(await contractTests()).toEqual([expect.objectContaining({ name: 'Matches the API spec (GET /users/{id} -> 200)', passed: false })]);
+
+      const view = (await client.call('GET', '/api/folder/settings?path=Users')).body as SettingsView;
+      const off = await client.call('PUT', '/api/folder/settings', { path: 'Users', settings: view.settings, base: view.settings, validate: false });
+      expect(off.status, off.text).toBe(200);
+      expect(off.body).toMatchObject({ openapi: { spec: 'specs/users.yaml', validate: false } });
+      // In place: the comment and every other line stay; the document stays linked.
+      expect(await text('requests/Users/_folder.yaml')).toBe(`${FOLDER_YAML}  validate: false\n`);
+      expect(await contractTests()).toEqual([]);
+      expect(((await client.call('GET', '/api/folder/settings?path=Users')).body as SettingsView).openapi).toEqual({ spec: 'specs/users.yaml', source: 'https://example.test/openapi.yaml', validate: false });
+
+      // On again: true is the default, so the line goes (2.1.1), and the check is back.
+      const on = await client.call('PUT', '/api/folder/settings', { path: 'Users', settings: view.settings, base: view.settings, validate: true });
+      expect(on.status, on.text).toBe(200);
+      expect(await text('requests/Users/_folder.yaml')).toBe(FOLDER_YAML);
+      expect(await contractTests()).toHaveLength(1);
+      // A save without the switch keeps the file's value.
+      await client.call('PUT', '/api/folder/settings', { path: 'Users', settings: view.settings, validate: false });
+      expect((await client.call('PUT', '/api/folder/settings', { path: 'Users', settings: view.settings })).status).toBe(200);
+      expect(await text('requests/Users/_folder.yaml')).toContain('  validate: false\n');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+
+    // Only a folder imported from a document has the switch; nothing is written otherwise.
+    const plain = await client.call('PUT', '/api/folder/settings', { path: 'Plain', settings: { auth: { type: 'inherit' }, headers: [] }, validate: false });
+    expect(plain.status).toBe(400);
+    expect(error(plain)).toBe('requests/Plain/_folder.yaml does not link an API document (openapi.spec): only a folder imported from one has responses to check; nothing was saved.');
+    await expect(fs.access(path.join(ws.root, 'requests/Plain/_folder.yaml'))).rejects.toThrow();
+    const workspace = (await client.call('GET', '/api/workspace/settings')).body as SettingsView;
+    const onWorkspace = await client.call('PUT', '/api/workspace/settings', { settings: workspace.settings, validate: false });
+    expect(onWorkspace.status).toBe(400);
+    expect(error(onWorkspace)).toMatch(/^ferry\.yaml does not link an API document/);
+    const notFlag = await client.call('PUT', '/api/folder/settings', { path: 'Users', settings: { auth: { type: 'inherit' }, headers: [] }, validate: 'no' });
+    expect(notFlag.status).toBe(400);
+    expect(error(notFlag)).toBe('"validate" must be true or false; nothing was saved.');
+  });
+
   it('says which auth a request set to inherit gets (type and whose, never its values), following saved settings', async () => {
     const asked = (p: string) => client.call('GET', `/api/request/inherited-auth?path=${encodeURIComponent(p)}`);
     const fromFolder = await asked('Users/Get user.yaml');

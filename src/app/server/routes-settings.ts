@@ -3,7 +3,8 @@
  * workspace file's auth, headers, scripts and docs (2.2), read and saved as a request is: checked
  * by the format's own schema, written in place under the workspace's write lock (comments,
  * unknown fields and the fields the view does not edit kept as the file holds them), and refused
- * with 409 and the file's version when the file changed since the page read it.
+ * with 409 and the file's version when the file changed since the page read it. A folder imported
+ * from an API document also has its switch Check responses against the spec (`validate`, 7.1).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -76,6 +77,21 @@ function withSettings(target: SettingsFile, current: Value, given: unknown, name
   return parsed.value;
 }
 
+/**
+ * Spec 7.1: the folder's switch Check responses against the spec (tab API spec) sets
+ * `openapi.validate`, on a folder imported from a document only; `true`, the default, is not
+ * written (2.1.1). `validate` absent: the file's value is kept.
+ */
+function withValidate(target: SettingsFile, value: Value, validate: unknown): Value {
+  if (validate === undefined) return value;
+  if (typeof validate !== 'boolean') throw new ApiError(400, '"validate" must be true or false; nothing was saved.');
+  const openapi = target.kind === 'folder' ? (value as FolderFile).openapi : undefined;
+  if (!openapi?.spec) {
+    throw new ApiError(400, `${target.file} does not link an API document (openapi.spec): only a folder imported from one has responses to check; nothing was saved.`);
+  }
+  return { ...value, openapi: { ...openapi, validate } } as Value;
+}
+
 export function settingsRoutes(state: WorkspaceState): Routes {
   const root = () => state.workspace.root;
   const workspaceFile: SettingsFile = { kind: 'workspace', file: WORKSPACE_FILE };
@@ -104,7 +120,7 @@ export function settingsRoutes(state: WorkspaceState): Routes {
    * page last read them; when the file no longer holds them (an editor, git, an import changed
    * it), nothing is written: 409 with the file's settings, as a request save does.
    */
-  const save = async (target: SettingsFile, body: unknown, page: string | undefined): Promise<{ settings: EditedSettings; notices: string[] }> => {
+  const save = async (target: SettingsFile, body: unknown, page: string | undefined): Promise<{ settings: EditedSettings; openapi?: FolderFile['openapi']; notices: string[] }> => {
     if (target.kind === 'workspace' && state.workspace.fileProblem) {
       throw new ApiError(409, `Not saved: ${state.workspace.fileProblem}. Fix ${WORKSPACE_FILE} first (the app reloads it when it changes).`);
     }
@@ -115,7 +131,7 @@ export function settingsRoutes(state: WorkspaceState): Routes {
       if (base !== undefined && !deepEqual(editedOf(withSettings(target, current.value, base, 'base')), editedOf(current.value))) {
         throw new ApiError(409, `${target.file} changed on disk since the app read it; nothing was saved.`, { settings: editedOf(current.value) });
       }
-      const value = withSettings(target, current.value, given, 'settings');
+      const value = withValidate(target, withSettings(target, current.value, given, 'settings'), (body as { validate?: unknown }).validate);
       // A folder without settings gets no file for nothing: all left at their defaults, none is written.
       if (current.exists || Object.keys(serializeResource(target.kind, value)).length > 0) await saveResource(path.join(root(), target.file), target.kind, value);
       // One left with nothing in it goes, unless it is what keeps an empty folder (docs/workspace.md).
@@ -125,7 +141,8 @@ export function settingsRoutes(state: WorkspaceState): Routes {
     // The page asks for the tree next, and the next send must use these settings: read the folder now
     // (once: the watcher's report of this write reads nothing more).
     await state.reloadAfterOwnWrites([target.file]);
-    return { settings: editedOf(saved), notices: noticesOf(target, saved) };
+    const openapi = target.kind === 'folder' ? (saved as FolderFile).openapi : undefined;
+    return { settings: editedOf(saved), ...(openapi ? { openapi } : {}), notices: noticesOf(target, saved) };
   };
 
   return {

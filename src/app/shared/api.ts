@@ -274,7 +274,7 @@ export interface SettingsView {
   /** The folder's or the workspace's display name. */
   name: string;
   settings: EditedSettings;
-  /** A folder imported from an OpenAPI document: its `openapi` section, shown and kept, never edited here (the import owns it). */
+  /** A folder imported from an OpenAPI document: its `openapi` section, shown and kept; only `validate` is edited here (the tab API spec, 7.1), the import owns the rest. */
   openapi?: FolderFile['openapi'];
   /** Fields of the file the format does not have (a typo), in the line `ferry run` prints. */
   notices: string[];

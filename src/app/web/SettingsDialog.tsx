@@ -21,7 +21,9 @@ import { saveOnCtrlS } from './save-shortcut.js';
 import { shownName } from '../../support/shown-name.js';
 
 const TABS = ['Auth', 'Headers', 'Scripts', 'Docs'] as const;
-type Tab = (typeof TABS)[number];
+/** Spec 7.1: the tab exists only for folders imported from a document. */
+const IMPORTED_TABS = [...TABS, 'API spec'] as const;
+type Tab = (typeof IMPORTED_TABS)[number];
 type Auth = { type: string; [field: string]: unknown };
 
 /** Scripts with neither part: none at all, so the file gets no empty `scripts:`. */
@@ -42,16 +44,24 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
   const [conflict, setConflict] = useState<EditedSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<Tab>('Auth');
+  /** The switch Check responses against the spec (`openapi.validate`, 7.1), as shown, and as read. */
+  const [validate, setValidate] = useState(true);
+  const [loadedValidate, setLoadedValidate] = useState(true);
   const panel = useId();
+  const takeValidate = (read: SettingsView) => {
+    setValidate(read.openapi?.validate !== false);
+    setLoadedValidate(read.openapi?.validate !== false);
+  };
   useEffect(() => {
     api.get<SettingsView>(url).then((read) => {
       setView(read);
       setSettings(read.settings);
       setBase(read.settings);
       setLoaded(stableJson(read.settings));
+      takeValidate(read);
     }, (e: Error) => setError(e.message));
   }, [url]);
-  const edited = settings !== null && stableJson(settings) !== loaded;
+  const edited = settings !== null && (stableJson(settings) !== loaded || validate !== loadedValidate);
   // What the disk-change handler needs now, not at the render that made it.
   const now = useRef({ base, edited });
   now.current = { base, edited };
@@ -68,6 +78,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
         return;
       }
       // Nothing typed (or nothing read yet: the file did not parse, and now does): the file's version.
+      takeValidate(read);
       setSettings(read.settings);
       setBase(read.settings);
       setLoaded(stableJson(read.settings));
@@ -80,7 +91,9 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
     if (!settings) return;
     try {
       setConflict(null);
-      await api.put(folder ? '/api/folder/settings' : '/api/workspace/settings', { ...(folder ? { path: folder } : {}), settings, ...(over ? { base: over } : {}) });
+      // The switch goes only when flipped: the file's value is kept otherwise.
+      const flipped = view?.openapi?.spec && validate !== loadedValidate ? { validate } : {};
+      await api.put(folder ? '/api/folder/settings' : '/api/workspace/settings', { ...(folder ? { path: folder } : {}), settings, ...(over ? { base: over } : {}), ...flipped });
       onSaved();
       onClose();
     } catch (e) {
@@ -106,16 +119,9 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
           : 'Every request inherits these: the auth when it and its folders are inherit, the headers unless a folder or the request sets the same one; the scripts run first, before the folders\' and the request\'s own.'}
       </p>
       {view && view.notices.length > 0 && <p className="warn" role="status" data-testid="settings-notices">{view.notices.join(' ')}</p>}
-      {view?.openapi && (
-        <p className="muted" data-testid="settings-openapi">
-          Imported from an OpenAPI document{view.openapi.spec ? <> kept as <code>{view.openapi.spec}</code></> : null}
-          {view.openapi.source ? <> (from <code>{view.openapi.source}</code>)</> : null}; responses {view.openapi.validate === false ? 'are not' : 'are'} checked against it.
-          The import owns this part: Update from API spec changes it.
-        </p>
-      )}
       {settings && (
         <>
-          <TabList label="Parts of the settings" tabs={TABS} current={tab} onPick={setTab} badge={(t) => (t === 'Headers' && settings.headers.length ? <small> {settings.headers.length}</small> : null)} panel={panel} />
+          <TabList label="Parts of the settings" tabs={view?.openapi ? IMPORTED_TABS : TABS} current={tab} onPick={setTab} badge={(t) => (t === 'Headers' && settings.headers.length ? <small> {settings.headers.length}</small> : null)} panel={panel} />
           <div className="tab-body" {...tabPanel(panel, tab)}>
             {tab === 'Auth' && <AuthEditor auth={settings.auth as Auth} onChange={(auth) => set({ auth: auth as EditedSettings['auth'] })} onGetToken={getToken} noInherit={!folder} />}
             {tab === 'Headers' && <KeyValueTable label="Header" rows={settings.headers} onChange={(rows) => set({ headers: rows })} />}
@@ -128,6 +134,29 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
               </div>
             )}
             {tab === 'Docs' && <DocsEditor text={settings.docs ?? ''} onChange={(docs) => set({ docs: docs || undefined })} />}
+            {tab === 'API spec' && view?.openapi && (
+              <div className="api-spec" data-testid="settings-openapi">
+                <p className="muted">
+                  Imported from an OpenAPI document{view.openapi.spec ? <> kept as <code>{view.openapi.spec}</code></> : null}
+                  {view.openapi.source ? <> (from <code>{view.openapi.source}</code>)</> : null}. The import owns the link: Update from API spec changes it.
+                </p>
+                {view.openapi.spec ? (
+                  <>
+                    <label className="switch">
+                      <input type="checkbox" role="switch" checked={validate} onChange={(e) => setValidate(e.target.checked)} /> Check responses against the spec
+                    </label>
+                    <p className="muted">
+                      {validate
+                        ? 'Every send of a request inside adds the test Matches the API spec.'
+                        : 'Off: requests inside get no Matches the API spec test. The document stays linked, and Update from API spec keeps working.'}
+                      {' '}There is no switch for a single request.
+                    </p>
+                  </>
+                ) : (
+                  <p className="muted">No document is kept for this folder, so there is nothing to check responses against.</p>
+                )}
+              </div>
+            )}
           </div>
         </>
       )}
