@@ -167,6 +167,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(outside);
   });
 
+  it('edits the Markdown notes (docs, 2.12): saved in place, cleared notes leave the file', async () => {
+    await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Smoke');
+    const before = await fs.readFile(file('loadtests/smoke.yaml'), 'utf8');
+    expect(before).not.toContain('docs:');
+    const docs = panel().getByRole('textbox', { name: 'Docs' });
+    await docs.fill('Run before each release.');
+    await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(`${before}docs: Run before each release.\n`);
+    await docs.fill('');
+    await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(before);
+  });
+
   it("offers the threshold metrics and comparisons the format accepts, and none it refuses", async () => {
     await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Smoke');
     const offered = async (label: string) => panel().getByLabel(label).locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));

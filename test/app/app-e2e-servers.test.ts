@@ -256,6 +256,25 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => editor.count()).toBe(0);
   });
 
+  it('the editor edits the Markdown notes (docs, 2.11): saved in place as the last field, cleared notes leave the file', async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    const file = path.join(ws.root, 'servers/names.yaml');
+    const before = await fs.readFile(file, 'utf8');
+    await panel.getByRole('button', { name: 'Edit Names' }).click();
+    const editor = page.getByRole('dialog', { name: 'Server editor' });
+    const docs = editor.getByRole('textbox', { name: 'Docs' });
+    expect(await docs.inputValue()).toBe('');
+    await docs.fill('# Names\nAnswers api.test for the demo.');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/names.yaml.');
+    expect(await fs.readFile(file, 'utf8')).toBe(`${before}docs: |-\n  # Names\n  Answers api.test for the demo.\n`);
+    await docs.fill('');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => fs.readFile(file, 'utf8')).toBe(before);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => editor.count()).toBe(0);
+  });
+
   it("DNS: a query in the traffic table, the row opened to the decoded question and answer", async () => {
     const panel = page.getByLabel('Servers', { exact: true });
     await panel.getByRole('button', { name: 'Start Names' }).click();

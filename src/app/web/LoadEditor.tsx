@@ -1,11 +1,12 @@
 /**
  * The load test editor (spec 2.12): name, model and its options, targets (request, weight,
- * enabled, captures), stages with a preview of the ramp, thresholds. The page only edits; the
+ * enabled, captures), stages with a preview of the ramp, thresholds, the Markdown notes `docs`. The page only edits; the
  * server checks the whole test with the format's schema when it is saved.
  */
 import { THRESHOLD_METRICS, THRESHOLD_OPS } from '../../model/threshold-names.js';
 import type { LoadTestFile } from '../shared/api.js';
 import { RampPreview } from './LoadChart.js';
+import { DocsEditor } from './RequestEditor.js';
 
 type Target = LoadTestFile['targets'][number];
 type Threshold = LoadTestFile['thresholds'][number];
@@ -123,6 +124,9 @@ export function LoadEditor({ test, requests, onChange }: { test: LoadTestFile; r
         </tbody>
       </table>
       <button onClick={() => set('thresholds', [...test.thresholds, { metric: 'p95', op: '<', value: 500, enabled: true }])}>+ threshold</button>
+
+      <h4>Docs <small className="muted">Markdown notes</small></h4>
+      <DocsEditor text={test.docs ?? ''} onChange={(docs) => set('docs', docs || undefined)} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * The server editor (spec 2.11): a form for the fields every kind has (name, kind, host, port, TLS,
- * autoStart) and the kind's own section (routes, rules, records, tools, events, the relay's
+ * autoStart, the Markdown notes `docs`) and the kind's own section (routes, rules, records, tools, events, the relay's
  * target…) as YAML. Saving sends both to the app's server, which checks them with the format's
  * schema and writes the file through the workspace writer; a refusal comes back with its place
  * (a line of the YAML, or a field of the form) and nothing is written. The hint above the YAML
@@ -19,13 +19,14 @@ import { useDiskReread } from './disk-reread.js';
 import type { ServerKinds } from './server-kinds.js';
 import { saveOnCtrlS } from './save-shortcut.js';
 import { shownName } from '../../support/shown-name.js';
+import { DocsEditor } from './RequestEditor.js';
 
 // CodeMirror loads when an editor is first shown, not with the page (page-usable time, issue 19).
 const YamlEditor = lazy(() => import('./YamlEditor.js').then((m) => ({ default: m.YamlEditor })));
 
-type Common = Pick<ServerFile, 'name' | 'kind' | 'host' | 'port' | 'autoStart'> & { tls: boolean };
+type Common = Pick<ServerFile, 'name' | 'kind' | 'host' | 'port' | 'autoStart'> & { tls: boolean; docs: string };
 
-const commonOf = (v: ServerEditorView): Common => ({ name: v.server.name, kind: v.server.kind, host: v.server.host, port: v.server.port, autoStart: v.server.autoStart, tls: v.server.tls?.enabled === true });
+const commonOf = (v: ServerEditorView): Common => ({ name: v.server.name, kind: v.server.kind, host: v.server.host, port: v.server.port, autoStart: v.server.autoStart, tls: v.server.tls?.enabled === true, docs: v.server.docs ?? '' });
 
 export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id: string; kinds: ServerKinds; diskChanges: number; onClose: () => void; onSaved: (id: string) => void }) {
   const [view, setView] = useState<ServerEditorView | null>(null);
@@ -136,6 +137,9 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
           <Suspense fallback={<p className="muted">Loading the editor…</p>}>
             <YamlEditor label={`${section} section (YAML)`} value={yamlText} onChange={setYamlText} problem={yamlProblem} />
           </Suspense>
+          {/* Empty notes are left out of the file (the server's API deletes an empty field). */}
+          <h4>Docs (Markdown notes)</h4>
+          <DocsEditor text={common.docs} onChange={(docs) => set({ docs })} />
         </>
       )}
       {problem && <p className="error" role="alert" data-testid="server-edit-error">{problem.error}</p>}
