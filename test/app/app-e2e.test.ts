@@ -252,7 +252,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await expect.poll(() => page.getByTestId('code').textContent()).toContain('/echo?x=2');
     expect(await page.getByTestId('code').textContent()).toMatch(/curl/);
     await page.getByLabel('Search languages').fill('python');
-    await page.getByRole('option', { name: /requests/ }).click();
+    // One entry per language; its library is chosen above the code (spec 4.7).
+    await page.getByRole('option', { name: 'Python' }).click();
+    await page.getByRole('radio', { name: 'requests' }).check();
     await expect.poll(() => page.getByTestId('code').textContent()).toContain('import requests');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-code-light.png') });
     // The search matches the platform too (spec 4.7): it matched language and library only.
