@@ -15,17 +15,44 @@ import type { Warning } from './types.js';
  */
 const NUMBER_VALUE = /(?:(?:^|[:-])[ \t]+|[[{,][ \t]*)([-+]?(?:0x[\da-f]+|0o[0-7]+|\.inf|\.nan|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?))(?=[ \t]*(?:$|[,\]}]|#))/gim;
 
-function mayHoldReshapedNumber(text: string): boolean {
+/** What the values written otherwise than JavaScript prints them read as (`007` → `7`). */
+function reshapedNumbers(text: string): Set<string> {
+  const reads = new Set<string>();
   NUMBER_VALUE.lastIndex = 0;
   for (let match = NUMBER_VALUE.exec(text); match; match = NUMBER_VALUE.exec(text)) {
     const written = match[1]!;
-    if (/^[-+]?(?:0[xo]|\.)/i.test(written) || String(Number(written)) !== written) return true;
+    if (/^[-+]?(?:0[xo]|\.)/i.test(written) || String(Number(written)) !== written) reads.add(String(yamlNumber(written)));
   }
+  return reads;
+}
+
+/** The number YAML 1.2's core schema reads from a plain value in one of its number forms. */
+function yamlNumber(written: string): number {
+  const sign = written.startsWith('-') ? -1 : 1;
+  const unsigned = written.replace(/^[-+]/, '').toLowerCase();
+  if (unsigned === '.inf') return sign * Infinity;
+  if (unsigned === '.nan') return NaN;
+  if (unsigned.startsWith('0x')) return sign * parseInt(unsigned.slice(2), 16);
+  if (unsigned.startsWith('0o')) return sign * parseInt(unsigned.slice(2), 8);
+  return sign * Number(unsigned);
+}
+
+/**
+ * Whether the data holds one of those numbers. The text scan alone also finds them inside block
+ * scalars (a JSON body's `"price": 1.50,`), which are text: checked against the data already read,
+ * such a file is not parsed a second time (nor the document parser loaded for it).
+ */
+function holdsNumberIn(data: unknown, reads: Set<string>): boolean {
+  if (typeof data === 'number') return reads.has(String(data));
+  if (!data || typeof data !== 'object') return false;
+  for (const item of Object.values(data)) if (holdsNumberIn(item, reads)) return true;
   return false;
 }
 
-export function numberAsTextWarning(kind: ResourceKind, text: string, relative: string): Warning | undefined {
-  if (!mayHoldReshapedNumber(text)) return undefined;
+/** `data`: the file's data as already read (the fast reader's). */
+export function numberAsTextWarning(kind: ResourceKind, text: string, data: unknown, relative: string): Warning | undefined {
+  const reads = reshapedNumbers(text);
+  if (reads.size === 0 || !holdsNumberIn(data, reads)) return undefined;
   const parsed = parseYaml(text);
   if (!parsed.ok) return undefined;
   const found: { path: (string | number)[]; source: string; read: string }[] = [];

@@ -64,7 +64,7 @@ export function outcomeOfText<T>(kind: ResourceKind, text: string, relative: str
   const result = parse(data);
   if (result.ok) {
     // The keys from the data, not the value: a listing's value is a summary without the variables.
-    const warning = nameWarning(kind, data as object, result.value, text, relative) ?? variableKeyWarning(data, text, relative) ?? numberAsTextWarning(kind, text, relative);
+    const warning = nameWarning(kind, data as object, result.value, text, relative) ?? variableKeyWarning(data, text, relative) ?? numberAsTextWarning(kind, text, data, relative);
     return warning ? { ...result, warning } : result;
   }
   const first = result.problems[0]!;

@@ -36,6 +36,7 @@ describe('a text field written as a number YAML reads otherwise (spec 2.1.1)', (
     ['+5', '5'],
     ['.5', '0.5'],
     ['12345678901234567890', '12345678901234567000'],
+    ['0o17', '15'],
   ])('%s is read as %s, with a warning at its line saying to quote it', async (written, read) => {
     const { value, warning } = await readHeader(written);
     expect(value).toBe(read);
@@ -45,8 +46,16 @@ describe('a text field written as a number YAML reads otherwise (spec 2.1.1)', (
     });
   });
 
-  it.each(['42', '"007"', "'1.10'", '2024-01-01', '127.0.0.1', '1.5', '-3'])('%s: no warning (read as typed, or as JavaScript prints it)', async (written) => {
+  it.each(['42', '"007"', "'1.10'", '2024-01-01', '127.0.0.1', '1.5', '-3', '-0x10'])('%s: no warning (read as typed, or as JavaScript prints it)', async (written) => {
     expect((await readHeader(written)).warning).toBeUndefined();
+  });
+
+  it('numbers inside a block scalar (a JSON body) are text: no warning', async () => {
+    const file = path.join(await tempDir(), 'B.yaml');
+    await fs.writeFile(file, 'name: B\nurl: http://127.0.0.1:9/\nbody:\n  type: json\n  raw: |\n    {"price": 1.50, "zip": 007}\n    "rate": 0.10,\n');
+    const outcome = await readResource('request', file, 'requests/B.yaml');
+    expect(outcome.ok && outcome.warning).toBeUndefined();
+    expect(outcome.ok && outcome.value.body.raw).toContain('"rate": 0.10,');
   });
 
   it('ferry ls names the file and line; ferry run sends what YAML read', async () => {
