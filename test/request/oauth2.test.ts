@@ -160,6 +160,27 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     expect(as.lastParams?.get('code_verifier')).toMatch(/^[A-Za-z0-9_-]{43,}$/);
   });
 
+  it('authorization code with pkce: false sends no challenge and no verifier; scope and audience go to the authorization URL (spec 2.6)', async () => {
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}/callback`;
+    let shown = '';
+    const token = await oauth2AccessToken(settings({ grantType: 'authorizationCode', redirectUri, pkce: false, scope: 'read', audience: 'api://x' }), {
+      data,
+      fetchTokens: true,
+      onAuthorizeUrl: (url) => {
+        shown = url;
+        void fetch(url).then((r) => r.text());
+      },
+      authorizeTimeoutMs: 10_000,
+    });
+    const asked = new URL(shown);
+    expect(asked.searchParams.has('code_challenge')).toBe(false);
+    expect(asked.searchParams.has('code_challenge_method')).toBe(false);
+    expect([asked.searchParams.get('scope'), asked.searchParams.get('audience')]).toEqual(['read', 'api://x']);
+    expect(token?.token).toMatch(/^token-/);
+    expect(as.lastParams?.has('code_verifier')).toBe(false);
+  });
+
   it('a refusal sent back to the loopback redirect fails with the provider\'s reason, and the page does not claim success', async () => {
     const port = await freePort();
     const redirectUri = `http://127.0.0.1:${port}/callback`;
