@@ -48,7 +48,12 @@ export function reworded(text: string, command: Command | undefined): string {
   if (missing && command) return `ferry: ${missingArgument(command, missing[1]!)}\n`;
   const unknown = /^ferry: unknown command '([^']+)'/.exec(text);
   // Of a group (`ferry env lss`): the group is named, as `ferry load`'s own refusal does.
-  if (unknown && command?.parent) return text.replace(unknown[0], `${unknown[0]} of ferry ${pathOf(command)}`);
+  if (unknown && command?.parent) {
+    // Without a near spelling (`ferry env add`: the command is `new`), the group's commands are named.
+    const known = command.commands.map((c) => c.name()).filter((name) => name !== 'help');
+    const named = /Did you mean/.test(text) || known.length === 0 ? '' : ` (its commands: ${known.join(', ')})`;
+    return text.replace(unknown[0], `${unknown[0]} of ferry ${pathOf(command)}${named}`);
+  }
   return text;
 }
 
