@@ -666,3 +666,26 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
     expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: true });
   });
 });
+
+describe('ferry app API: a save right after a save (the server editor)', () => {
+  it('answers the server as the file reads back, so the next save, based on it, is not refused as a conflict (a server without TLS)', async () => {
+    const ws = await makeWorkspace({ 'servers/names.yaml': { name: 'Names', kind: 'dns', dns: { records: [{ name: 'api.test', type: 'A', value: '127.0.0.9' }] } } });
+    const { app, client } = await openApp(ws);
+    try {
+      const read = (await client.call('GET', '/api/server?id=names')).body as ServerEditorView;
+      // What the editor's form sends: TLS off is `tls: {enabled: false}`, which the file leaves out.
+      const edit = (docs: string, base: unknown) => ({ id: 'names', server: { name: 'Names', kind: 'dns', host: '127.0.0.1', port: 0, autoStart: false, tls: { enabled: false }, docs }, sectionYaml: read.sectionYaml, base });
+      const first = await client.call('PUT', '/api/server', edit('Answers api.test.', read.server));
+      expect(first.status, first.text).toBe(200);
+      const saved = (first.body as ServerEditorView).server;
+      expect(saved.tls).toBeUndefined();
+      expect(saved).toEqual(((await client.call('GET', '/api/server?id=names')).body as ServerEditorView).server);
+      const second = await client.call('PUT', '/api/server', edit('', saved));
+      expect(second.status, second.text).toBe(200);
+      expect(await fs.readFile(path.join(ws.root, 'servers/names.yaml'), 'utf8')).toBe('name: Names\nkind: dns\ndns:\n  records:\n    - name: api.test\n      type: A\n      value: 127.0.0.9\n');
+    } finally {
+      await app.close();
+      await ws.cleanup();
+    }
+  });
+});

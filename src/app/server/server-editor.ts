@@ -80,7 +80,11 @@ export function serverFromEdit(file: string, current: ServerFile | undefined, bo
   if (outcome.ok) {
     // The format reads a file without a name (as empty, with a warning: spec 2.1.1); an edit must give one.
     if (outcome.value.name.trim() === '') refuse(file, `name: ${checkDisplayName('')!.replace(/\.$/, '')}; nothing was saved.`, { field: 'name' });
-    return outcome.value;
+    // The server as the written file reads back: the form's `tls: {enabled: false}` is all defaults,
+    // so not written, nor read. Answered as the saved server, it is the page's base for the next
+    // save, which must equal the file (else a save right after a save is refused as a conflict).
+    const readBack = parseResource('server', serializeResource('server', outcome.value));
+    return readBack.ok ? readBack.value : outcome.value;
   }
   const problem = outcome.problems[0]!;
   const fieldPath = formatFieldPath(problem.path);
