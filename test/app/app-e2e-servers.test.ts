@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import dnsPacket from 'dns-packet';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generate } from 'selfsigned';
 import WebSocket from 'ws';
 import { type AppServer, startAppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
@@ -268,9 +269,15 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await editor.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/names.yaml.');
     expect(await fs.readFile(file, 'utf8')).toBe(`${before}docs: |-\n  # Names\n  Answers api.test for the demo.\n`);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => editor.count()).toBe(0);
+    // Opened again, the notes are read back; cleared, the field leaves the file.
+    await panel.getByRole('button', { name: 'Edit Names' }).click();
+    await expect.poll(() => docs.inputValue()).toBe('# Names\nAnswers api.test for the demo.');
     await docs.fill('');
     await editor.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(async () => fs.readFile(file, 'utf8')).toBe(before);
+    await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/names.yaml.');
+    expect(await fs.readFile(file, 'utf8')).toBe(before);
     await page.keyboard.press('Escape');
     await expect.poll(() => editor.count()).toBe(0);
   });
@@ -350,6 +357,41 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     } finally {
       holder.close();
     }
+  });
+
+  it('the editor offers TLS for the kinds that speak it (2.11), with the certificate and key files; the server then starts with them', async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    const editor = page.getByRole('dialog', { name: 'Server editor' });
+    // DNS has no TLS: no switch for it.
+    await panel.getByRole('button', { name: 'Edit Names' }).click();
+    await expect.poll(() => editor.getByLabel('Server port').count()).toBe(1);
+    expect(await editor.getByLabel('TLS', { exact: true }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => editor.count()).toBe(0);
+
+    const made = await generate([{ name: 'commonName', value: 'localhost' }], { keyType: 'ec' });
+    await ws.write('certs/cert.pem', made.cert);
+    await ws.write('certs/key.pem', made.private);
+    await ws.write('servers/secure.yaml', { name: 'Secure', kind: 'sse', sse: { events: [{ data: 'hi' }] } });
+    await panel.getByRole('button', { name: 'Edit Secure' }).click();
+    const tls = editor.getByLabel('TLS', { exact: true });
+    await expect.poll(() => tls.count()).toBe(1);
+    expect(await tls.isChecked()).toBe(false);
+    expect(await editor.getByLabel('TLS certificate file').count()).toBe(0);
+    await tls.check();
+    await editor.getByLabel('TLS certificate file').fill('certs/cert.pem');
+    await editor.getByLabel('TLS key file').fill('certs/key.pem');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => editor.getByRole('status').textContent()).toBe('Saved servers/secure.yaml.');
+    expect(await fs.readFile(path.join(ws.root, 'servers/secure.yaml'), 'utf8')).toBe(
+      'name: Secure\nkind: sse\ntls:\n  enabled: true\n  certPath: certs/cert.pem\n  keyPath: certs/key.pem\nsse:\n  events:\n    - data: hi\n',
+    );
+    await page.keyboard.press('Escape');
+    await expect.poll(() => editor.count()).toBe(0);
+    await panel.getByRole('button', { name: 'Start Secure' }).click();
+    await expect.poll(() => page.getByTestId('server-url-secure').textContent(), { timeout: 10_000 }).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    await panel.getByRole('button', { name: 'Stop Secure' }).click();
+    await expect.poll(() => panel.getByRole('button', { name: 'Start Secure' }).count()).toBe(1);
   });
 });
 

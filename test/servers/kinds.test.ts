@@ -25,7 +25,7 @@ import {
   type TrafficRecord,
 } from '../../src/servers/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
-import { eventually, makeWorkspace, send, writeServer } from './helpers.js';
+import { eventually, makeWorkspace, send, serve, writeServer } from './helpers.js';
 
 const started: RunningServer[] = [];
 afterEach(async () => {
@@ -159,6 +159,22 @@ describe('the kind table', () => {
     expect(named('websocket')).toEqual(['greeting', 'lineEnding']);
     expect(named('tcp')).toEqual(['greeting', 'encoding', 'framing', 'lengthBytes', 'lineEnding']);
     expect(named('udp')).toEqual(['encoding', 'lineEnding']);
+  });
+
+  it('the kinds that declare TLS (the editor offers it for them) are the six of spec 2.11, and start with it; the others refuse it, saying what to set', async () => {
+    const declared = SERVER_KINDS.filter((kind) => SERVER_KIND_INFO[kind].tls);
+    expect(declared).toEqual(['http', 'mcp', 'websocket', 'socketio', 'sse', 'tcp']);
+    const servers = Object.fromEntries(SERVER_KINDS.map((kind) => [kind, {
+      name: kind, kind, tls: { enabled: true }, ...(kind === 'tcpProxy' ? { proxy: { target: '127.0.0.1:9' } } : {}),
+    }]));
+    const root = await makeWorkspace({ servers });
+    const handle = await serve(root);
+    expect(handle.servers.map((s) => s.id).sort()).toEqual([...declared].sort());
+    expect(handle.failures.map((f) => f.message).sort()).toEqual([
+      'servers/dns.yaml: tls: the DNS server has no TLS; set tls.enabled to false.',
+      'servers/tcpProxy.yaml: tls: the TCP relay takes plain TCP from clients; set tls.enabled to false (upstreamTls speaks TLS to the target).',
+      'servers/udp.yaml: tls: a UDP server has no TLS; set tls.enabled to false.',
+    ]);
   });
 
   it('a table given to startServer is the one asked', async () => {

@@ -331,6 +331,8 @@ export interface ServerKindView {
   send?: { eventPlaceholder?: string };
   /** The fields of its section, above the editor's YAML. */
   sectionHint: string;
+  /** Clients may talk TLS to it (spec 2.11); the editor offers TLS only then. */
+  tls?: true;
 }
 
 export interface ServerKindsView {

@@ -24,9 +24,12 @@ import { DocsEditor } from './RequestEditor.js';
 // CodeMirror loads when an editor is first shown, not with the page (page-usable time, issue 19).
 const YamlEditor = lazy(() => import('./YamlEditor.js').then((m) => ({ default: m.YamlEditor })));
 
-type Common = Pick<ServerFile, 'name' | 'kind' | 'host' | 'port' | 'autoStart'> & { tls: boolean; docs: string };
+type Common = Pick<ServerFile, 'name' | 'kind' | 'host' | 'port' | 'autoStart'> & { tls: boolean; certPath: string; keyPath: string; docs: string };
 
-const commonOf = (v: ServerEditorView): Common => ({ name: v.server.name, kind: v.server.kind, host: v.server.host, port: v.server.port, autoStart: v.server.autoStart, tls: v.server.tls?.enabled === true, docs: v.server.docs ?? '' });
+const commonOf = (v: ServerEditorView): Common => ({
+  name: v.server.name, kind: v.server.kind, host: v.server.host, port: v.server.port, autoStart: v.server.autoStart,
+  tls: v.server.tls?.enabled === true, certPath: v.server.tls?.certPath ?? '', keyPath: v.server.tls?.keyPath ?? '', docs: v.server.docs ?? '',
+});
 
 export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id: string; kinds: ServerKinds; diskChanges: number; onClose: () => void; onSaved: (id: string) => void }) {
   const [view, setView] = useState<ServerEditorView | null>(null);
@@ -66,8 +69,9 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
     setChangedOnDisk(false);
     saving.current = true;
     try {
-      const { tls, ...rest } = common;
-      const server = { ...rest, tls: { ...view.server.tls, enabled: tls } };
+      const { tls, certPath, keyPath, ...rest } = common;
+      // Empty paths are left out: a self-signed certificate for localhost is used then (2.11).
+      const server = { ...rest, tls: { ...view.server.tls, enabled: tls, certPath: certPath || undefined, keyPath: keyPath || undefined } };
       const done = await api.put<ServerEditorView & { warning?: string }>('/api/server', { id, server, sectionYaml: yamlText, base: over });
       show(done);
       setSaved(`Saved ${done.file}.`);
@@ -130,7 +134,16 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
               </select>
             </label>
             <label>Port (0 = any free port)<input aria-label="Server port" className={fieldClass('port')} type="number" min={0} max={65535} value={common.port} onChange={(e) => set({ port: e.target.value === '' ? 0 : Number(e.target.value) })} /></label>
-            <label className="check"><span><input type="checkbox" aria-label="TLS" checked={common.tls} onChange={(e) => set({ tls: e.target.checked })} /> TLS (self-signed for localhost without paths)</span></label>
+            {/* TLS where the kind speaks it (2.11), or to switch off a TLS the file sets on a kind that refuses it. */}
+            {(kinds.byKind[common.kind]?.tls || common.tls) && (
+              <label className="check"><span><input type="checkbox" aria-label="TLS" checked={common.tls} onChange={(e) => set({ tls: e.target.checked })} /> TLS (self-signed for localhost without paths)</span></label>
+            )}
+            {common.tls && (
+              <>
+                <label>Certificate (PEM file; empty = self-signed)<input aria-label="TLS certificate file" className={fieldClass('tls')} value={common.certPath} placeholder="certs/server.crt" onChange={(e) => set({ certPath: e.target.value })} /></label>
+                <label>Key (PEM file)<input aria-label="TLS key file" className={fieldClass('tls')} value={common.keyPath} placeholder="certs/server.key" onChange={(e) => set({ keyPath: e.target.value })} /></label>
+              </>
+            )}
             <label className="check"><span><input type="checkbox" aria-label="autoStart" checked={common.autoStart} onChange={(e) => set({ autoStart: e.target.checked })} /> Start with the workspace (autoStart)</span></label>
           </div>
           <p className="muted small"><b>{section}</b>: {kinds.byKind[common.kind]?.sectionHint ?? ''}</p>

@@ -22,6 +22,8 @@ export interface ServerKindInfo {
   send?: { eventPlaceholder?: string };
   /** Above the editor's YAML of the kind's section: the section's fields (spec 2.11). */
   sectionHint: string;
+  /** Clients may talk TLS to it (spec 2.11: http, mcp, websocket, socketio, sse, tcp); the others refuse `tls.enabled`. */
+  tls?: true;
   /** The transports its port is bound on, when not TCP alone: UDP, or (DNS) both. Two servers clash on a port only on a transport they share. */
   listensOn?: ReadonlyArray<'tcp' | 'udp'>;
 }
@@ -34,26 +36,26 @@ const UDP_HINT = 'mode, rules, encoding (text, hex), lineEnding';
 /** Every kind of the format, in the format's order (`SERVER_KINDS`); typed by it, so none is left out. */
 export const SERVER_KIND_INFO: Record<ServerKind, ServerKindInfo> = {
   http: {
-    label: 'HTTP mock API', noun: 'HTTP mock', directions: FROM_CLIENT,
+    label: 'HTTP mock API', noun: 'HTTP mock', directions: FROM_CLIENT, tls: true,
     sectionHint: 'routes (method, path, status, headers, body, delayMs, match…, fault), fallback, proxyUrl, cors',
   },
   mcp: {
-    label: 'MCP', noun: 'MCP', directions: FROM_CLIENT,
+    label: 'MCP', noun: 'MCP', directions: FROM_CLIENT, tls: true,
     sectionHint: 'serverName, version, instructions, tools, resources, prompts, path, cors',
   },
   websocket: {
-    label: 'WebSocket', noun: 'WebSocket', directions: FROM_CLIENT, send: {},
+    label: 'WebSocket', noun: 'WebSocket', directions: FROM_CLIENT, send: {}, tls: true,
     sectionHint: 'mode (echo, rules, manual, discard), greeting, rules (match, pattern, reply, delayMs), lineEnding, cors',
   },
   socketio: {
-    label: 'Socket.IO', noun: 'Socket.IO', directions: FROM_CLIENT, send: { eventPlaceholder: 'event (default message)' },
+    label: 'Socket.IO', noun: 'Socket.IO', directions: FROM_CLIENT, send: { eventPlaceholder: 'event (default message)' }, tls: true,
     sectionHint: 'mode, greetingEvent, greetingArgs, rules (event, match, pattern, ack, replyEvent, replyArgs, broadcast), path, cors',
   },
   sse: {
-    label: 'Server-sent events', noun: 'SSE', directions: FROM_CLIENT, send: { eventPlaceholder: 'event (empty = message)' },
+    label: 'Server-sent events', noun: 'SSE', directions: FROM_CLIENT, send: { eventPlaceholder: 'event (empty = message)' }, tls: true,
     sectionHint: 'events (event, data, id), intervalMs, repeat',
   },
-  tcp: { label: 'TCP', noun: 'TCP', directions: FROM_CLIENT, send: {}, sectionHint: TCP_HINT },
+  tcp: { label: 'TCP', noun: 'TCP', directions: FROM_CLIENT, send: {}, tls: true, sectionHint: TCP_HINT },
   udp: { label: 'UDP', noun: 'UDP', directions: FROM_CLIENT, send: {}, sectionHint: UDP_HINT, listensOn: ['udp'] },
   dns: {
     label: 'DNS', noun: 'DNS', directions: FROM_CLIENT, listensOn: ['udp', 'tcp'],
