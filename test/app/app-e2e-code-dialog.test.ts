@@ -13,6 +13,7 @@ import { openWorkspace } from '../../src/workspace/index.js';
 
 import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { defineContrast } from '../support/contrast.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -197,6 +198,38 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     expect(await shown()).not.toContain('typed');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-code-dialog-light.png') });
     await close();
+  });
+
+  it('highlighted code keeps 4.5:1 contrast in both themes (each token colour on the code\'s background)', async () => {
+    await open();
+    await page.evaluate(defineContrast);
+    const toggle = page.getByRole('button', { name: 'Toggle theme' });
+    const low: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) {
+        await close();
+        await toggle.click();
+        await open();
+      }
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      for (const name of ['Python', 'Go', 'C#', 'PHP', 'Rust', 'JavaScript', 'cURL']) {
+        await dialog().getByRole('option', { name, exact: true }).click();
+        await expect.poll(() => dialog().getByTestId('code').locator('.cm-line span').count()).toBeGreaterThan(3);
+        low.push(...await dialog().getByTestId('code').locator('.cm-line span').evaluateAll((spans, where) => spans
+          .map((s) => [s.textContent, window.ferryContrast.of(s)] as const)
+          .filter(([, ratio]) => ratio < 4.5)
+          .map(([text, ratio]) => `${where}: ${text} ${ratio}`), `${theme} ${name}`));
+      }
+      // A selection is drawn in the theme's colour (CodeMirror's own is for light pages).
+      await dialog().getByTestId('code').locator('.cm-content').click();
+      await page.keyboard.press('Control+a');
+      const selection = await dialog().getByTestId('code').locator('.cm-selectionBackground').first().evaluate((e) => getComputedStyle(e).backgroundColor);
+      expect(selection).toBe(theme === 'dark' ? 'rgb(38, 79, 120)' : 'rgb(200, 218, 252)');
+      if (theme === 'dark') await page.screenshot({ path: path.join(ARTIFACTS, 'app-code-dialog-dark.png') });
+    }
+    expect(low).toEqual([]);
+    await close();
+    await toggle.click();
   });
 
   it('Copy, and a selection copied with the keyboard, give exactly the code ferry export gives', async () => {
