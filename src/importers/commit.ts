@@ -128,7 +128,7 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
     const taken = new SiblingNames(await listNames(targetDir));
     let seq = await nextSeq(targetDir);
     for (const node of result.items) {
-      const name = taken.take(requireName(nodeName(node), 'item'));
+      const name = taken.take(requireName(nodeName(node), 'item'), fileNameFallback(node));
       const entry = node.type === 'request' ? `${name}.yaml` : name;
       buildNode(node, staging, [REQUESTS_DIR, ...into].join('/'), entry, seq++, 0, specNames, pending);
       moves.push({ from: path.join(staging, entry), to: path.join(targetDir, entry) });
@@ -295,6 +295,10 @@ function nodeName(node: ImportedNode): string {
   return node.type === 'folder' ? node.name : String(node.request.name ?? '');
 }
 
+function fileNameFallback(node: ImportedNode): string | undefined {
+  return node.type === 'request' ? node.fileNameFallback : undefined;
+}
+
 function requireName(name: string, what: string): string {
   const problem = checkDisplayName(name);
   if (problem) throw new ImportError(`An imported ${what} has a name Ferry cannot use: ${problem}`);
@@ -340,7 +344,7 @@ function buildNode(node: ImportedNode, parentDir: string, shownDir: string, entr
   if (settings !== undefined) pending.writes.push({ file: path.join(dir, FOLDER_FILE), text: sized(settings, `${shownDir}/${entry}/${FOLDER_FILE}`) });
   const names = new SiblingNames();
   node.children.forEach((child, index) => {
-    const name = names.take(requireName(nodeName(child), child.type));
+    const name = names.take(requireName(nodeName(child), child.type), fileNameFallback(child));
     buildNode(child, dir, `${shownDir}/${entry}`, child.type === 'request' ? `${name}.yaml` : name, index, depth + 1, specNames, pending);
   });
 }

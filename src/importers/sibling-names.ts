@@ -16,8 +16,9 @@ export class SiblingNames {
     for (const name of existing) this.taken.add(fileNameKey(name));
   }
 
-  take(displayName: string): string {
-    const base = baseFileName(displayName);
+  /** `fallback`: as for `baseFileName`, when the display name gives no file name. */
+  take(displayName: string, fallback?: string): string {
+    const base = baseFileName(displayName, fallback);
     const key = fileNameKey(base);
     let name = base;
     if (this.taken.has(key)) {

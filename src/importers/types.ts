@@ -29,6 +29,8 @@ export interface ImportedRequestNode {
   type: 'request';
   /** The request file's content. Its `seq` is set by the writer from the position among siblings. */
   request: ImportedRequestData;
+  /** The base file name when `request.name` makes none (`..`, `_folder`): `baseFileName`'s fallback. */
+  fileNameFallback?: string;
 }
 
 export interface ImportedFolderNode {

@@ -94,7 +94,7 @@ export async function saveEntry<K extends EntryKind>(root: string, kind: K, id: 
   const before = await readResource(kind, file, path.relative(root, file));
   await saveResource(file, kind, value as never, options);
   if (before.ok && before.value.name === value.name) return id;
-  const wanted = uniqueFileName(value.name, await takenIds(dir, `${id}.yaml`));
+  const wanted = uniqueFileName(value.name, await takenIds(dir, `${id}.yaml`), id);
   if (wanted === id) return id;
   await fs.rename(file, path.join(dir, `${wanted}.yaml`));
   return wanted;

@@ -58,7 +58,7 @@ export function planMove(tree: FolderNode, oldText: string, newText: string): Mo
   if (name === nodeName(item) && toFolder === currentFolder) throw new MoveError(`"${item.path}" is already there with that name; nothing to do.`);
   // Onto an existing name: refused, never suffixed or overwritten.
   const destination = toFolder === '' ? tree : findFolder(tree, toFolder)!;
-  const wantedFile = fileNameKey(baseFileName(name));
+  const wantedFile = fileNameKey(baseFileName(name, fileBase(item)));
   const clash = destination.children.find((c) => c !== item && (fileNameKey(nodeName(c)) === fileNameKey(name) || fileNameKey(fileBase(c)) === wantedFile));
   if (clash && (clash.type === 'folder') !== (kind === 'folder')) {
     // Not a clash on disk (Health/ beside Health.yaml), but one name in the folder: spec 2.1's

@@ -53,8 +53,18 @@ export function checkNewDisplayName(name: unknown): string | undefined {
   return `A name cannot hold control characters or bidirectional overrides (they act on the terminal or page that shows it): "${shown}" has U+${code} at character ${position}. Remove it, or type a space in its place.`;
 }
 
-/** The base file name (no extension) for a display name, before making it unique among siblings. */
-export function baseFileName(displayName: string): string {
+/**
+ * The base file name (no extension) for a display name, before making it unique among siblings.
+ * A display name that leaves no file name (`..`, `.`, only spaces, `_folder`) gives `fallback`'s
+ * instead: the importer's `get-users-id` for an operation, or the file's own name when a saved
+ * request is renamed or moved, so it never turns into `untitled`. Without one it is `untitled`.
+ */
+export function baseFileName(displayName: string, fallback?: string): string {
+  return fileNameFrom(displayName) ?? (fallback === undefined ? undefined : fileNameFrom(fallback)) ?? 'untitled';
+}
+
+/** The file name `displayName` gives (spec 2.1.4), or undefined when it gives none. */
+function fileNameFrom(displayName: string): string | undefined {
   let name = displayName.replace(FORBIDDEN, '-');
   name = name.replace(/^\.+/, '');
   // A name starting with `-` reads as an option to any command given it (`ferry run -rf`, `rm *` in
@@ -62,9 +72,8 @@ export function baseFileName(displayName: string): string {
   if (name.startsWith('-')) name = `_${name}`;
   name = cutToLength(name, MAX_FILE_NAME_LENGTH, MAX_FILE_NAME_BYTES);
   name = name.replace(/[. ]+$/, '');
-  if (name === '') name = 'untitled';
   // `_FOLDER.yaml` is `_folder.yaml` on a case-insensitive disk, and the reader matches it in any case.
-  if (name.toLowerCase() === '_folder') name = 'untitled';
+  if (name === '' || name.toLowerCase() === '_folder') return undefined;
   // A device name stays reserved with any extension (`NUL.txt`, `CON .txt`), so the `_` goes
   // right after the device part: `NUL_.txt`.
   const stem = name.split('.')[0]!.trimEnd();
@@ -94,11 +103,11 @@ export function fileNameKey(name: string): string {
 /**
  * A file name for `displayName` that no sibling has, compared by `fileNameKey` (case and Unicode
  * normalization ignored). `taken` holds the siblings' base names (without extension). Suffixes go
- * `Name 2`, `Name 3`…
+ * `Name 2`, `Name 3`…; `fallback` as for `baseFileName`.
  */
-export function uniqueFileName(displayName: string, taken: Iterable<string>): string {
+export function uniqueFileName(displayName: string, taken: Iterable<string>, fallback?: string): string {
   const used = new Set([...taken].map(fileNameKey));
-  const base = baseFileName(displayName);
+  const base = baseFileName(displayName, fallback);
   if (!used.has(fileNameKey(base))) return base;
   for (let n = 2; ; n++) {
     const candidate = withSuffix(base, n);

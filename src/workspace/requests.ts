@@ -144,7 +144,8 @@ export async function saveRequest(root: string, requestPath: string, request: Re
   await requireSavedName(request.name, 'request', file, requestPath);
   const currentBase = stripYaml(path.posix.basename(requestPath));
   const folderPath = path.posix.dirname(requestPath) === '.' ? '' : path.posix.dirname(requestPath);
-  const wanted = uniqueFileName(request.name, await siblingNames(path.dirname(file), path.posix.basename(requestPath)));
+  // A name that makes no file name (`..`) keeps the file's own: an imported `get-users-id.yaml` stays so.
+  const wanted = uniqueFileName(request.name, await siblingNames(path.dirname(file), path.posix.basename(requestPath)), currentBase);
   // A file named `-rf.yaml` before such names got their `_` (names.ts) keeps its name when saved.
   if (wanted === currentBase || (currentBase.startsWith('-') && wanted === `_${currentBase}`)) {
     await saveResource(file, 'request', request);
@@ -191,7 +192,7 @@ export async function moveRequest(root: string, requestPath: string, toFolder: s
   }
   const fromFolder = path.posix.dirname(requestPath) === '.' ? '' : path.posix.dirname(requestPath);
   const sameFolder = normalizeTreePath(fromFolder) === normalizeTreePath(toFolder);
-  const fileName = `${options.baseName ?? uniqueFileName((value ?? outcome.value).name, await siblingNames(dir, sameFolder ? path.posix.basename(requestPath) : undefined))}.yaml`;
+  const fileName = `${options.baseName ?? uniqueFileName((value ?? outcome.value).name, await siblingNames(dir, sameFolder ? path.posix.basename(requestPath) : undefined), stripYaml(path.posix.basename(requestPath)))}.yaml`;
   const newPath = toFolder ? `${toFolder}/${fileName}` : fileName;
   const steps: MoveStep[] = [];
   if (newPath !== requestPath) steps.push({ op: 'rename', from: requestPath, to: newPath });
@@ -308,7 +309,7 @@ export async function relocateFolder(root: string, folderPath: string, toParent:
   }
   const settings = await folderSettings(dir, folderPath);
   const displayName = newName ?? settings?.name ?? path.basename(dir);
-  const dirName = uniqueFileName(displayName, await siblingNames(target, sameParent ? path.basename(dir) : undefined));
+  const dirName = uniqueFileName(displayName, await siblingNames(target, sameParent ? path.basename(dir) : undefined), path.basename(dir));
   const newPath = toParent ? `${toParent}/${dirName}` : dirName;
   const steps: MoveStep[] = [];
   if (newPath !== folderPath) steps.push({ op: 'rename', from: folderPath, to: newPath });

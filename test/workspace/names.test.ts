@@ -49,6 +49,19 @@ describe('file names from display names (2.1.4)', () => {
     expect(baseFileName(name)).toBe(expected);
   });
 
+  it.each([
+    ['..', 'get-users-id'],
+    ['.', 'get-users-id'],
+    [' . . ', 'get-users-id'],
+    ['_FOLDER', 'get-users-id'],
+    ['Get user', 'Get user'],
+    ['CON', 'CON_'],
+  ])('%j with a fallback becomes %j; a fallback that makes no name either gives untitled', (name, expected) => {
+    expect(baseFileName(name, 'get-users-id')).toBe(expected);
+    expect(baseFileName('..', '_folder')).toBe('untitled');
+    expect(uniqueFileName(name, ['get-users-id', 'Get user', 'CON_'], 'get-users-id')).toBe(`${expected} 2`);
+  });
+
   it('adds 2, 3… when the name is taken, case-insensitively', () => {
     expect(uniqueFileName('Users', ['users'])).toBe('Users 2');
     // The suffix fits within the byte limit too.
@@ -74,7 +87,7 @@ describe('file names from display names (2.1.4)', () => {
   it('property: never a forbidden character, trailing dot or space, over 80, or a device name; unique among siblings', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), nearDeviceName), fc.array(fc.string({ maxLength: 90 }), { maxLength: 20 }), (name, siblings) => {
-        const taken = siblings.map(baseFileName);
+        const taken = siblings.map((sibling) => baseFileName(sibling));
         const result = uniqueFileName(name, taken);
         expect(result).not.toMatch(FORBIDDEN);
         expect(result).not.toMatch(/[. ]$/);

@@ -74,6 +74,14 @@ export function requestName(operation: Record<string, unknown>, method: string, 
   return cleanName(operation.summary) ?? cleanName(operation.operationId) ?? cleanName(`${method} ${pathTemplate}`)!;
 }
 
+/**
+ * The file name for a request whose name makes none (`..`, `_folder`): its method and path,
+ * `GET /users/{id}` → `get-users-id`. Import and update both give it (as `baseFileName`'s fallback).
+ */
+export function operationFileName(operation: string): string {
+  return operation.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join('-');
+}
+
 /** The operation text the contract check and updates key on: `METHOD /path/{param}`. */
 export function operationText(method: string, pathTemplate: string): string {
   return `${method.toUpperCase()} ${pathTemplate}`;

@@ -15,6 +15,7 @@ import { ImportError, type ImportSource } from '../../types.js';
 import { buildCollection, type GeneratedCollection, type GeneratedOperation } from '../build.js';
 import { recordedSource } from '../index.js';
 import { parseSpecText, requireSpec } from '../parse.js';
+import { operationFileName } from '../names.js';
 import { matchOperations, oldOperationFinder, type SavedRequest } from './match.js';
 import { keptSpecPath, readOldDocument } from './old-document.js';
 import { notImported } from './known-source.js';
@@ -306,9 +307,9 @@ class NameBook {
     return list;
   }
 
-  async claim(dir: string, displayName: string): Promise<string> {
+  async claim(dir: string, displayName: string, fallback?: string): Promise<string> {
     const list = await this.names(dir);
-    const name = uniqueFileName(displayName, list);
+    const name = uniqueFileName(displayName, list, fallback);
     list.push(name);
     return name;
   }
@@ -327,7 +328,8 @@ class Placer {
     const target = op.tag !== undefined ? await this.tagFolder(op.tag) : { dir: path.join(this.ws.root, REQUESTS_DIR, this.folder.path), relative: this.folder.path, seq: this.rootSeq++ };
     const seq = op.tag !== undefined ? this.subfolders.get(op.tag.toLowerCase())!.seq++ : target.seq;
     const value = normalizeRequest({ ...op.request, seq });
-    const fileName = `${await this.names.claim(target.dir, value.name)}.yaml`;
+    // The import's rule (commit.ts): a name that makes no file name gives one from method and path.
+    const fileName = `${await this.names.claim(target.dir, value.name, operationFileName(op.operation))}.yaml`;
     this.writes.push({ file: path.join(target.dir, fileName), text: resourceText('request', value) });
     return { operation: op.operation, name: value.name, path: target.relative ? `${target.relative}/${fileName}` : fileName };
   }
