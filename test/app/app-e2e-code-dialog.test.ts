@@ -197,7 +197,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     await page.keyboard.type('typed');
     expect(await shown()).not.toContain('typed');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-code-dialog-light.png') });
-    await close();
+    // Ctrl+F searches the code; Esc closes the search first, then the dialog.
+    await page.keyboard.press('Control+f');
+    const find = dialog().locator('.cm-search');
+    await expect.poll(() => find.count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => find.count()).toBe(0);
+    expect(await dialog().count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog().count()).toBe(0);
+    // Focus goes back to what opened the dialog.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Copy as code');
   });
 
   it('highlighted code keeps 4.5:1 contrast in both themes (each token colour on the code\'s background)', async () => {
