@@ -260,10 +260,33 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     await close();
   });
 
-  it('a 1 MB body: the code opens at once, scrolls with the keyboard, Copy copies all of it', async () => {
+  it('Copy waits for the chosen language\'s code: it never copies the previous language\'s', async () => {
+    await open();
+    await dialog().getByRole('option', { name: 'Python', exact: true }).click();
+    await expect.poll(() => dialog().getByTestId('code').getAttribute('data-lang')).toBe('python/requests');
+    // Go's code is held back in the page until released: a slow answer, as on a busy machine.
+    let release!: () => void;
+    const held = new Promise<void>((done) => { release = done; });
+    await page.route('**/api/export', async (route) => {
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    await dialog().getByRole('option', { name: 'Go', exact: true }).click();
+    const copy = dialog().getByRole('button', { name: 'Copy' });
+    await expect.poll(() => copy.isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => copy.isDisabled()).toBe(false);
+    await page.unroute('**/api/export');
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await copy.click();
+    await expect.poll(clipboard).toBe(await exported('Create.yaml', 'go', 'net-http'));
+    await close();
+  });
+
+  it('a 1 MB body: the code opens, draws only what is on screen, scrolls with the keyboard, Copy copies all of it', async () => {
     await page.getByRole('treeitem', { name: /Big$/ }).click();
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Big');
-    const started = Date.now();
     await page.getByRole('button', { name: 'Copy as code' }).click();
     await dialog().getByRole('option', { name: 'cURL', exact: true }).click();
     await dialog().getByRole('radio', { name: 'bash / zsh' }).check();
@@ -271,7 +294,6 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     expect(code.length).toBeGreaterThan(1_000_000);
     const lines = code.split('\n');
     await expect.poll(shown).toContain(lines[1]!.trim());
-    const opened = Date.now() - started;
     // The view draws what is on screen, not the 20,000 lines.
     expect(await dialog().getByTestId('code').locator('.cm-line').count()).toBeLessThan(500);
     const content = dialog().getByTestId('code').locator('.cm-content');
@@ -281,12 +303,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     await expect.poll(() => scroller.evaluate((e) => e.scrollTop)).toBeGreaterThan(100_000);
     await expect.poll(shown).toContain(lines.at(-1)!.trim());
     await page.keyboard.press('PageUp');
-    const pressed = Date.now();
     await expect.poll(() => scroller.evaluate((e) => e.scrollHeight - e.clientHeight - e.scrollTop)).toBeGreaterThan(100);
-    const keyAnswered = Date.now() - pressed;
-    // Generous bounds for a shared two-core machine: a page that stalls takes tens of seconds.
-    expect(opened).toBeLessThan(8_000);
-    expect(keyAnswered).toBeLessThan(2_000);
     await dialog().getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText().then((t) => t.length))).toBe(code.length);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
@@ -295,26 +312,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     await dialog().getByRole('option', { name: 'Python', exact: true }).click();
     await expect.poll(() => dialog().getByTestId('code').getAttribute('data-lang')).toBe('python/requests');
     await expect.poll(shown).toContain('import requests');
-    const t0 = Date.now();
     await expect.poll(() => dialog().getByTestId('code').locator('.cm-line span', { hasText: /^import$/ }).count()).toBe(1);
-    const highlighted = Date.now() - t0;
-    /** How late a task queued now runs: the main thread's backlog. */
-    const lag = () => page.evaluate(() => new Promise<number>((done) => { const at = performance.now(); setTimeout(() => done(performance.now() - at), 0); }));
-    const lags: number[] = [];
-    for (let i = 0; i < 5; i++) lags.push(await lag());
+    // How fast is for bench/, not a timed test: the page answering keys within the polls' bounds is the check.
     await content.click();
-    const tEnd = Date.now();
     const long = (await exported('Big.yaml', 'python', 'requests')).split('\n').findIndex((l) => l.length > 1_000_000);
     await page.keyboard.press('Control+Home');
     for (let i = 0; i < long; i++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('End');
     await expect.poll(() => scroller.evaluate((e) => e.scrollLeft)).toBeGreaterThan(1000);
-    const endKey = Date.now() - tEnd;
     // The long line scrolls inside the code's box (it widened the box to 2 million pixels, cut off by the dialog).
     expect(await scroller.evaluate((e) => e.clientWidth)).toBeLessThan(1000);
-    expect(highlighted).toBeLessThan(8_000);
-    expect(Math.max(...lags)).toBeLessThan(500);
-    expect(endKey).toBeLessThan(5_000);
     await close();
   });
 });

@@ -19,6 +19,8 @@ export function CodeDialog({ path, request, onClose }: { path: string; request?:
   const [choice, setChoice] = useState<CodeChoice>(() => readChoice(localStorage));
   const [substitute, setSubstitute] = useState(true);
   const [code, setCode] = useState('');
+  /** The code shown is the chosen target's: Copy waits for it (it would copy the previous language's). */
+  const [ready, setReady] = useState(false);
   /** Secret values the code holds in plain text (secret variables, auth credentials). */
   const [secrets, setSecrets] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -48,6 +50,7 @@ export function CodeDialog({ path, request, onClose }: { path: string; request?:
   useEffect(() => {
     if (!target) return;
     setError(null);
+    setReady(false);
     // Only the answer for the language chosen last is shown: moving through the list with the
     // arrow keys asks for each, and an earlier answer arriving late showed that language's code.
     let current = true;
@@ -55,6 +58,7 @@ export function CodeDialog({ path, request, onClose }: { path: string; request?:
       if (!current) return;
       setCode(r.code);
       setSecrets(r.secretsInCode ?? []);
+      setReady(true);
     }, (e: Error) => current && setError(e.message));
     return () => { current = false; };
   }, [target, substitute, path]);
@@ -95,7 +99,7 @@ export function CodeDialog({ path, request, onClose }: { path: string; request?:
             <span className="code-actions">
               <label className="check"><input type="checkbox" checked={substitute} onChange={(e) => setSubstitute(e.target.checked)} /> Substitute variables</label>
               <button
-                className="primary"
+                className="primary" disabled={!ready} aria-busy={!ready && !error}
                 onClick={() => void navigator.clipboard?.writeText(code).then(() => { setCopied(true); setTimeout(() => setCopied(false), 1500); }, () => undefined)}
               >
                 {copied ? 'Copied' : 'Copy'}
