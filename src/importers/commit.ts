@@ -23,6 +23,7 @@ import {
 import { readFileNoFollow } from '../support/read-no-follow.js';
 import { UNUSABLE_KEY_RULE, unusableKeyProblem } from '../support/placeholder-syntax.js';
 import { SiblingNames } from './sibling-names.js';
+import { clearUnusedFolder, isUnusedFolder } from './unused-folder.js';
 import { countNodes, ImportError, type ImportedFolderNode, type ImportedNode, type ImportResult, type ImportSummary } from './types.js';
 
 export interface CommitTarget {
@@ -100,6 +101,8 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
   const created: string[] = [];
   /** Secret slots this import set, with what they held before, to put back if it fails. */
   const secretsWritten: WrittenSecret[] = [];
+  /** Empty folders this import moved its own into the place of (`clearUnusedFolder`): made again if it fails. */
+  const cleared: string[] = [];
   /** The workspace file's text before this import changed it (set once it did). */
   let workspaceBefore: string | undefined;
   try {
@@ -196,6 +199,11 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
     await journal.moving(moves.map((m) => m.to), newWorkspaceText === undefined ? undefined : source);
     const kill = testKillPoint();
     for (const move of moves) {
+      // An empty folder of that name is nobody's (listNames): it gives way, and comes back if the import is undone.
+      if (await isUnusedFolder(move.to)) {
+        await clearUnusedFolder(move.to);
+        cleared.push(move.to);
+      }
       await fs.rename(move.from, move.to);
       done.push(move);
       if (done.length === kill?.step) process.kill(process.pid, kill.signal);
@@ -236,6 +244,7 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
     for (const written of secretsWritten.reverse()) await restoreSecret(written).catch(() => {});
     if (workspaceBefore !== undefined) await writeFileAtomic(path.join(root, WORKSPACE_FILE), workspaceBefore).catch(() => {});
     for (const move of done.reverse()) await fs.rm(move.to, { recursive: true, force: true }).catch(() => {});
+    for (const dir of cleared) await fs.mkdir(dir).catch(() => {});
     for (const dir of stagings) await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
     // Only when empty: what another writer put there is not this import's to remove.
     for (const dir of created.reverse()) await fs.rmdir(dir).catch(() => {});
@@ -403,10 +412,18 @@ async function isDirectory(dir: string): Promise<boolean> {
   }
 }
 
-/** Sibling names (files without extension, folders) that a new item must not take. */
+/**
+ * Sibling names (files without extension, folders) that a new item must not take. An empty folder
+ * (unused-folder.ts) is nobody's, so its name is free: the import moves its folder there.
+ */
 async function listNames(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true });
-  return entries.filter((e) => !e.name.startsWith('.')).map((e) => (e.isDirectory() ? e.name : stripYaml(e.name)));
+  const names: string[] = [];
+  for (const e of entries) {
+    if (e.name.startsWith('.') || (e.isDirectory() && (await isUnusedFolder(path.join(dir, e.name))))) continue;
+    names.push(e.isDirectory() ? e.name : stripYaml(e.name));
+  }
+  return names;
 }
 
 /** Imported items go after what the target folder already holds. */

@@ -81,6 +81,21 @@ describe('all or nothing, secrets included', () => {
     expect(before['ferry.yaml']).not.toContain('plain');
   });
 
+  it("an empty folder of the collection's name is used (nobody's), and is there again, empty, when the import is undone", async () => {
+    await fs.mkdir(path.join(root, 'requests', 'Vault'));
+    process.env.FERRY_DATA_DIR = path.join(tmp, 'damaged');
+    await fs.mkdir(process.env.FERRY_DATA_DIR, { recursive: true });
+    await fs.writeFile(path.join(process.env.FERRY_DATA_DIR, 'secret.key'), 'short');
+    await expect(commitImport({ root, id }, await result(collectionWithSecret))).rejects.toThrow(/secret\.key is damaged/);
+    expect(await fs.readdir(path.join(root, 'requests'))).toEqual(['Vault']);
+    expect(await fs.readdir(path.join(root, 'requests', 'Vault'))).toEqual([]);
+    process.env.FERRY_DATA_DIR = path.join(tmp, 'data');
+    const summary = await commitImport({ root, id }, await result(collectionWithSecret));
+    expect(summary.written).toContain('requests/Vault');
+    expect(await fs.readdir(path.join(root, 'requests', 'Vault'))).toContain('a.yaml');
+    expect(await fs.readdir(path.join(root, 'requests'))).toEqual(['Vault']);
+  });
+
   it('a failure writing the secrets leaves the values that were there, and the workspace as it was', async () => {
     // A value left from an earlier environment of the same name.
     await store().set('Staging', 'token', 'old-token');

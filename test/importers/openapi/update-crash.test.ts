@@ -161,11 +161,47 @@ describe('an interrupted ferry update', () => {
     expect(ls.stdout).not.toMatch(/ferry-update/);
     const update = await ferry(['-w', ws, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')]);
     expect(update.code, update.stderr).toBe(0);
-    // No staged file is left. The empty folder the killed update made for the new tag is taken
-    // as one of the user's (no journal says otherwise), so it gets no _folder.yaml; all else is as an update writes it.
-    const { [path.join('requests', 'Shop', 'orders', '_folder.yaml')]: _made, ...rest } = ctx.after;
-    expect(await tree(ws)).toEqual(rest);
+    // No staged file is left, and the folder the killed update made for the new tag, holding
+    // nothing but its staged files, is nobody's: the update makes it its tag folder as if new
+    // (its _folder.yaml too). The workspace is byte for byte what an uninterrupted update gives.
+    expect(await tree(ws)).toEqual(ctx.after);
   }, 60_000);
+
+  it('killed right after making a tag folder, its journal deleted by hand: the empty folder is nobody\'s, so the next update or import may use it; one with any file of the user\'s stays theirs', async () => {
+    const ctx = await setup();
+    const orders = path.join('requests', 'Shop', 'orders');
+    const killed = async (name: string) => {
+      const ws = path.join(ctx.dir, name);
+      expect(await killedUpdate(ctx, ws, 'staging:1')).toBe('SIGKILL');
+      await fs.rm(path.join(ws, JOURNAL_FILE));
+      // The folder is there; nothing the user sees is in it (at most a staged dot-file).
+      expect((await fs.readdir(path.join(ws, orders))).every((f) => f.startsWith('.'))).toBe(true);
+      return ws;
+    };
+
+    // Empty: the next update takes it as its own new tag folder.
+    const updated = await killed('empty-tag-folder-update');
+    const update = await ferry(['-w', updated, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')]);
+    expect(update.code, update.stderr).toBe(0);
+    expect(await tree(updated)).toEqual(ctx.after);
+
+    // Empty: an import of a document named "orders" into Shop takes its name, not "orders 2".
+    const imported = await killed('empty-tag-folder-import');
+    await fs.writeFile(path.join(ctx.dir, 'orders.yaml'), yamlDoc({ ...v1, info: { title: 'orders' }, tags: [] }));
+    const run = await ferry(['-w', imported, 'import', path.join(ctx.dir, 'orders.yaml'), '--into', 'Shop']);
+    expect(run.code, run.stderr).toBe(0);
+    const files = Object.keys(visible(await tree(imported)));
+    expect(files).toContain(path.join(orders, 'items', 'List items.yaml'));
+    expect(files.some((f) => f.includes('orders 2'))).toBe(false);
+
+    // With a file of the user's (.gitkeep), it is the user's folder: used as it is, no _folder.yaml written, the file kept.
+    const kept = await killed('kept-tag-folder');
+    await fs.writeFile(path.join(kept, orders, '.gitkeep'), '');
+    const again = await ferry(['-w', kept, 'update', 'Shop', '--from', path.join(ctx.dir, 'v2.json')]);
+    expect(again.code, again.stderr).toBe(0);
+    const { [path.join(orders, '_folder.yaml')]: _made, ...rest } = ctx.after;
+    expect(await tree(kept)).toEqual({ ...rest, [path.join(orders, '.gitkeep')]: '' });
+  }, 90_000);
 
   it('leaves a journal of a running update alone, and refuses journals that point outside the imported areas', async () => {
     const base = await setup();

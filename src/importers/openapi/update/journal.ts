@@ -146,6 +146,11 @@ async function removeIfThere(file: string): Promise<void> {
 }
 
 const STAGED = /^\..+\.ferry-update-([0-9a-f]{12})\.tmp$/;
+
+/** Whether a file name is one `stagedName` gives (left behind or not). */
+export function isStagedLeftover(name: string): boolean {
+  return STAGED.test(name);
+}
 const JOURNAL_TEMP = /^\.ferry-update\.json\.([0-9a-f]{12})\.(staging|commit)\.tmp$/;
 
 /**

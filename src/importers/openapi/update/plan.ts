@@ -16,6 +16,7 @@ import { buildCollection, type GeneratedCollection, type GeneratedOperation } fr
 import { recordedSource } from '../index.js';
 import { parseSpecText, requireSpec } from '../parse.js';
 import { operationFileName } from '../names.js';
+import { isUnusedFolder } from '../../unused-folder.js';
 import { matchOperations, oldOperationFinder, type SavedRequest } from './match.js';
 import { keptSpecPath, readOldDocument } from './old-document.js';
 import { notImported } from './known-source.js';
@@ -297,10 +298,11 @@ class NameBook {
   async names(dir: string): Promise<string[]> {
     let list = this.taken.get(dir);
     if (!list) {
-      try {
-        list = (await fs.readdir(dir)).map(stripYaml);
-      } catch {
-        list = [];
+      list = [];
+      for (const entry of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+        // An empty folder (a killed update's, its journal deleted) is nobody's: its name is free.
+        if (entry.isDirectory() && (await isUnusedFolder(path.join(dir, entry.name)))) continue;
+        list.push(stripYaml(entry.name));
       }
       this.taken.set(dir, list);
     }
@@ -337,7 +339,9 @@ class Placer {
   private async tagFolder(tag: string): Promise<{ dir: string; relative: string; seq: number }> {
     const known = this.subfolders.get(tag.toLowerCase());
     if (known) return known;
-    const existing = this.folder.children.find((c): c is FolderNode => c.type === 'folder' && c.name.toLowerCase() === tag.toLowerCase());
+    const named = this.folder.children.find((c): c is FolderNode => c.type === 'folder' && c.name.toLowerCase() === tag.toLowerCase());
+    // An empty one is nobody's (unused-folder.ts): made again as new, it gets its `_folder.yaml`.
+    const existing = named && !(await isUnusedFolder(path.join(this.ws.root, REQUESTS_DIR, named.path))) ? named : undefined;
     let entry: { dir: string; relative: string; seq: number };
     if (existing) {
       entry = { dir: path.join(this.ws.root, REQUESTS_DIR, existing.path), relative: existing.path, seq: maxSeq(existing) + 1 };
