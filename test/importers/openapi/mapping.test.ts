@@ -164,6 +164,48 @@ describe('security schemes', () => {
   });
 });
 
+describe('OAuth 2.0 flows and unnamed operations (spec 4.4)', () => {
+  const ok = { 200: { description: 'ok' } };
+  const result = importOpenApiText(
+    yamlDoc({
+      openapi: '3.0.3', info: { title: 'O' }, servers: [{ url: 'https://o.example.test' }, { url: 'https://second.example.test' }],
+      components: {
+        securitySchemes: {
+          code: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://o.example.test/authorize', tokenUrl: 'https://o.example.test/token', scopes: { 'read:a': 'r', 'write:a': 'w' } } } },
+          imp: { type: 'oauth2', flows: { implicit: { authorizationUrl: 'https://o.example.test/authorize', scopes: { x: 'x', y: 'y' } } } },
+        },
+      },
+      paths: {
+        '/a': { get: { security: [{ code: [] }], responses: ok } },
+        '/b/{bId}': { get: { security: [{ imp: [] }], parameters: [{ name: 'bId', in: 'path', required: true }], responses: ok } },
+      },
+    }),
+    { label: 'o.yaml' },
+  );
+
+  it('authorization code: token and authorization URLs and all scopes, clientId and a secret clientSecret', () => {
+    expect(requestFor(result, 'GET /a').auth).toEqual({
+      type: 'oauth2', grantType: 'authorizationCode', tokenUrl: 'https://o.example.test/token', authUrl: 'https://o.example.test/authorize',
+      clientId: '{{clientId}}', clientSecret: '{{clientSecret}}', scope: 'read:a write:a',
+    });
+    const variables = result.environments[0]!.variables;
+    expect(variables.find((v) => v.key === 'clientId')).toEqual({ key: 'clientId', value: '' });
+    expect(variables.find((v) => v.key === 'clientSecret')).toMatchObject({ secret: true, value: '' });
+    // The first server is the base URL.
+    expect(variables.find((v) => v.key === 'baseUrl')?.value).toBe('https://o.example.test');
+  });
+
+  it('implicit: its authorization URL and all scopes, as an authorization code grant (Ferry runs no implicit grant), with a note', () => {
+    expect(requestFor(result, 'GET /b/{bId}').auth).toMatchObject({ type: 'oauth2', grantType: 'authorizationCode', authUrl: 'https://o.example.test/authorize', scope: 'x y' });
+    expect(result.notes.join('\n')).toMatch(/"imp" only offers the implicit flow.*authorization code grant/);
+  });
+
+  it('an operation with neither summary nor operationId is named METHOD /path', () => {
+    expect(requestFor(result, 'GET /a').name).toBe('GET /a');
+    expect(requestFor(result, 'GET /b/{bId}').name).toBe('GET /b/{bId}');
+  });
+});
+
 describe('parameters and bodies', () => {
   const doc = yamlDoc({
     openapi: '3.0.3',
