@@ -650,6 +650,35 @@ describe('update from API spec', () => {
     expect(await listFiles(root)).toEqual(before);
   }, 60_000);
 
+  it('updates auth, the folder\'s (document-wide security) and each request\'s, where it is still the old document\'s; an auth you changed is kept', async () => {
+    const schemes = { basic: { type: 'http', scheme: 'basic' }, bearer: { type: 'http', scheme: 'bearer' }, key: { type: 'apiKey', in: 'header', name: 'X-Key' }, key2: { type: 'apiKey', in: 'header', name: 'X-Key-2' } };
+    const sv1 = { ...structuredClone(v1), security: [{ basic: [] }], components: { securitySchemes: schemes } } as any;
+    sv1.paths['/items'].get.security = [{ key: [] }];
+    sv1.paths['/items'].post.security = [{ key: [] }];
+    const root = await importedWorkspace(sv1);
+    const before = await requestsByOperation(root);
+    expect(before.folder.settings.auth).toMatchObject({ type: 'basic' });
+    // The user gives Create item an auth of their own.
+    await editRequest(root, before.requests.get('POST /items')!.path, (t) => t.replace(/auth:\n(  .*\n)+/, 'auth:\n  type: bearer\n  token: mine\n'));
+    expect((await requestsByOperation(root)).requests.get('POST /items')!.request.auth).toMatchObject({ type: 'bearer', token: 'mine' });
+
+    const sv2 = structuredClone(sv1);
+    sv2.security = [{ bearer: [] }];
+    sv2.paths['/items'].get.security = [{ key2: [] }];
+    sv2.paths['/items'].post.security = [{ key2: [] }];
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(sv2), source: { label: 'shop-v2.yaml' } });
+    const changed = new Map(plan.changed.map((c) => [c.operation, c]));
+    expect(changed.get('GET /items')).toMatchObject({ update: ['auth'], kept: [] });
+    expect(changed.get('POST /items')).toMatchObject({ update: [], kept: ['auth'] });
+    await applyUpdate(root, plan);
+    const after = await requestsByOperation(root);
+    expect(after.folder.settings.auth).toMatchObject({ type: 'bearer', token: '{{bearerToken}}' });
+    expect(after.requests.get('GET /items')!.request.auth).toMatchObject({ type: 'apiKey', key: 'X-Key-2', value: '{{apiKey}}' });
+    expect(after.requests.get('POST /items')!.request.auth).toMatchObject({ type: 'bearer', token: 'mine' });
+    // Requests that follow the folder's auth still do.
+    expect(after.requests.get('GET /items/{id}')!.request.auth).toEqual({ type: 'inherit' });
+  });
+
   it('refuses folders that were not imported from a document, and bad new versions', async () => {
     const root = await importedWorkspace(v1);
     await fs.mkdir(path.join(root, 'requests', 'Plain'));
