@@ -145,6 +145,20 @@ describe('options', () => {
     expect(curlToRequest(`curl --json '{"a":1}' http://x`).request).toMatchObject({ headers: [{ key: 'Accept', value: 'application/json' }], body: { type: 'json' } });
   });
 
+  it('-d @file is a binary file body only as the one data argument: among others, the file name stays in its place, with a note', () => {
+    const mixed = curlToRequest('curl -d @body.json -d a=1 http://x');
+    expect(mixed.request.body).toEqual({ type: 'text', text: '@body.json&a=1', contentType: 'application/x-www-form-urlencoded' });
+    expect(mixed.notes).toEqual(['curl reads part of the body from body.json; the body keeps the file names in their place.']);
+    const encoded = curlToRequest('curl --data-urlencode a@f.txt http://x');
+    expect(encoded.request.body).toEqual({ type: 'formUrlencoded', form: [{ key: 'a', value: '@f.txt' }] });
+    expect(encoded.notes.join(' ')).toMatch(/reads part of the body from f\.txt/);
+    // Standard input is not part of the command: no body, and a note says so.
+    const stdin = curlToRequest('curl -d @- http://x');
+    expect(stdin.request.body).toBeUndefined();
+    expect(stdin.notes.join(' ')).toMatch(/standard input \(@-\).*left empty/);
+    expect(curlToRequest('curl --data-binary @f.bin http://x').request.body).toEqual({ type: 'binary', file: 'f.bin' });
+  });
+
   it('GraphQL: a JSON body that is exactly a GraphQL request becomes a GraphQL body', () => {
     const body = JSON.stringify({ query: 'query Me { me { id } }', variables: { a: 1 }, operationName: 'Me' });
     expect(curlToRequest(`curl -H 'Content-Type: application/json' -d '${body}' https://x/api`).request.body).toEqual({
