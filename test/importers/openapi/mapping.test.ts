@@ -50,6 +50,33 @@ describe('Swagger 2.0', () => {
     ]);
   });
 
+  it('maps its security definitions (basic, API key in header or query, every OAuth 2.0 flow by its 2.0 name) and ignores Authorization and Content-Type header parameters', () => {
+    const schemes: Record<string, unknown> = {
+      basic: { type: 'basic' },
+      hkey: { type: 'apiKey', in: 'header', name: 'X-Key' },
+      qkey: { type: 'apiKey', in: 'query', name: 'key' },
+      code: { type: 'oauth2', flow: 'accessCode', authorizationUrl: 'https://s2.example.test/auth', tokenUrl: 'https://s2.example.test/token', scopes: { a: 'a', b: 'b' } },
+      app: { type: 'oauth2', flow: 'application', tokenUrl: 'https://s2.example.test/token', scopes: { c: 'c' } },
+      pw: { type: 'oauth2', flow: 'password', tokenUrl: 'https://s2.example.test/token', scopes: {} },
+    };
+    const headers = [
+      { name: 'Authorization', in: 'header', required: true, type: 'string' },
+      { name: 'Content-Type', in: 'header', required: true, type: 'string' },
+      { name: 'X-Mine', in: 'header', required: true, type: 'string', 'x-example': 'm' },
+    ];
+    const paths = Object.fromEntries(Object.keys(schemes).map((name) => [`/${name}`, { get: { security: [{ [name]: [] }], parameters: headers, responses: { 200: { description: 'ok' } } } }]));
+    const result = importOpenApiText(yamlDoc({ swagger: '2.0', info: { title: 'S2', version: '1' }, host: 's2.example.test', schemes: ['https'], securityDefinitions: schemes, paths }), { label: 's2.yaml' });
+    expect(requestFor(result, 'GET /basic').auth).toEqual({ type: 'basic', username: '{{username}}', password: '{{password}}' });
+    expect(requestFor(result, 'GET /hkey').auth).toEqual({ type: 'apiKey', key: 'X-Key', value: '{{apiKey}}' });
+    expect(requestFor(result, 'GET /qkey').auth).toEqual({ type: 'apiKey', key: 'key', value: '{{apiKey}}', location: 'query' });
+    expect(requestFor(result, 'GET /code').auth).toMatchObject({ type: 'oauth2', grantType: 'authorizationCode', authUrl: 'https://s2.example.test/auth', tokenUrl: 'https://s2.example.test/token', scope: 'a b' });
+    expect(requestFor(result, 'GET /app').auth).toMatchObject({ type: 'oauth2', grantType: 'clientCredentials', tokenUrl: 'https://s2.example.test/token', scope: 'c' });
+    expect(requestFor(result, 'GET /pw').auth).toMatchObject({ type: 'oauth2', grantType: 'password', username: '{{username}}', password: '{{password}}' });
+    for (const name of Object.keys(schemes)) expect(requestFor(result, `GET /${name}`).headers).toEqual([{ key: 'X-Mine', value: 'm' }]);
+    const secret = result.environments[0]!.variables.filter((v) => v.secret).map((v) => v.key).sort();
+    expect(secret).toEqual(['apiKey', 'clientSecret', 'password']);
+  });
+
   it('writes array query parameters as their collectionFormat says (csv is the default), and OpenAPI 3 arrays by style', () => {
     const array = (extra: Record<string, unknown>) => ({ in: 'query', required: true, type: 'array', items: { type: 'integer' }, 'x-example': [1, 2], ...extra });
     const swagger = yamlDoc({
