@@ -77,6 +77,15 @@ describe('Swagger 2.0', () => {
     expect(secret).toEqual(['apiKey', 'clientSecret', 'password']);
   });
 
+  it('no host: asks for a base URL; basePath goes after the given host unless that has a path of its own; from a URL, the download\'s scheme and host', () => {
+    const doc = yamlDoc({ swagger: '2.0', info: { title: 'S', version: '1' }, basePath: '/v2', paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } });
+    expect(() => importOpenApiText(doc, { label: 's.yaml' })).toThrow(NO_HOST_MESSAGE);
+    const base = (result: ReturnType<typeof importOpenApiText>) => envValue(result, 'baseUrl')?.value;
+    expect(base(importOpenApiText(doc, { label: 's.yaml' }, { baseUrl: 'https://h.example.test' }))).toBe('https://h.example.test/v2');
+    expect(base(importOpenApiText(doc, { label: 's.yaml' }, { baseUrl: 'https://h.example.test/own' }))).toBe('https://h.example.test/own');
+    expect(base(importOpenApiText(doc, { label: 's.yaml', url: 'http://127.0.0.1:9/x/swagger.yaml' }))).toBe('http://127.0.0.1:9/v2');
+  });
+
   it('writes array query parameters as their collectionFormat says (csv is the default), and OpenAPI 3 arrays by style', () => {
     const array = (extra: Record<string, unknown>) => ({ in: 'query', required: true, type: 'array', items: { type: 'integer' }, 'x-example': [1, 2], ...extra });
     const swagger = yamlDoc({
