@@ -608,6 +608,27 @@ describe('update from API spec', () => {
     expect(after.folder.settings.openapi!.spec).toBe('specs/Shop.yaml');
   });
 
+  it('old document missing: auth stays as it is (as docs do), while headers take the new version', async () => {
+    const schemes = { key: { type: 'apiKey', in: 'header', name: 'X-Key' }, key2: { type: 'apiKey', in: 'header', name: 'X-Key-2' } };
+    const sv1 = { ...structuredClone(v1), components: { securitySchemes: schemes } } as any;
+    sv1.paths['/items'].get.security = [{ key: [] }];
+    const root = await importedWorkspace(sv1);
+    const { folder } = await requestsByOperation(root);
+    await fs.rm(path.join(root, folder.settings.openapi!.spec!));
+    const sv2 = structuredClone(sv1);
+    sv2.paths['/items'].get.security = [{ key2: [] }];
+    sv2.paths['/items'].get.parameters.push({ name: 'X-Page', in: 'header', required: true, schema: { type: 'string', example: 'p1' } });
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(sv2), source: { label: 'v2' } });
+    expect(plan.warnings.join('\n')).toMatch(/docs and auth stay/);
+    const list = plan.changed.find((c) => c.operation === 'GET /items')!;
+    expect(list.update).toContain('headers');
+    expect(list.update).not.toContain('auth');
+    await applyUpdate(root, plan);
+    const after = await requestsByOperation(root);
+    expect(after.requests.get('GET /items')!.request.auth).toMatchObject({ type: 'apiKey', key: 'X-Key' });
+    expect(after.requests.get('GET /items')!.request.headers).toEqual([{ key: 'X-Page', value: 'p1', enabled: true, description: '' }]);
+  });
+
   it('never reads or replaces a file outside specs/ named by openapi.spec, and does not overwrite another document', async () => {
     const root = await importedWorkspace(v1);
     const { folder, requests } = await requestsByOperation(root);
