@@ -11,7 +11,7 @@ import { AuthEditor, type GetTokenCall } from './AuthEditor.js';
 import { BodyEditor } from './BodyEditor.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable, type Row } from './KeyValueTable.js';
-import { pathParamNames, queryRows, withQuery } from './url-params.js';
+import { paramFields, pathParamNames, queryRows } from './url-params.js';
 import { KindOptions } from './KindOptions.js';
 import { TabList, tabPanel } from './TabList.js';
 import { urlPlaceholder, useKinds, useSettingsFields, withKind } from './kinds.js';
@@ -76,12 +76,7 @@ export function RequestEditor({ request, path, onChange, onSend, onCancel, onGet
   const inherited = useInheritedAuth(path, shownTab === 'Auth' && request.auth.type === 'inherit', diskChanges);
   const set = (patch: Partial<RequestFile>) => onChange({ ...request, ...patch });
   const params = [...queryRows(request.url, request.paramDescriptions), ...request.disabledParams.map((p) => ({ ...p, enabled: false }))];
-  const setParams = (rows: Row[]) =>
-    set({
-      url: withQuery(request.url, rows),
-      disabledParams: rows.filter((r) => !r.enabled).map((r) => ({ ...r, enabled: false })),
-      paramDescriptions: rows.filter((r) => r.enabled && r.description).map((r) => ({ key: r.key, value: r.description, enabled: true, description: '' })),
-    });
+  const setParams = (rows: Row[]) => set(paramFields(request.url, rows));
   const pathNames = pathParamNames(request.url);
   const pathRows = pathNames.map((key) => request.pathParams.find((p) => p.key === key) ?? { key, value: '', enabled: true, description: '' });
   const unknown = namesRead === null ? [] : undefinedNames([request.url, ...request.headers.filter((h) => h.enabled).flatMap((h) => [h.key, h.value]), ...pathRows.map((p) => p.value)], namesRead);

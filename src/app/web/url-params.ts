@@ -12,15 +12,29 @@ export function splitUrl(url: string): { base: string; query: string; hash: stri
   return q >= 0 ? { base: rest.slice(0, q), query: rest.slice(q + 1), hash } : { base: rest, query: '', hash };
 }
 
-/** Enabled parameters from the URL, descriptions from `paramDescriptions`. */
-export function queryRows(url: string, descriptions: readonly { key: string; value: string }[]): Row[] {
+/**
+ * Enabled parameters from the URL, descriptions from `paramDescriptions` (spec 2.3: by key, the
+ * text in the row's `description`, as the importers write it; `value` is read too, where the app
+ * wrote it before).
+ */
+export function queryRows(url: string, descriptions: readonly { key: string; value: string; description?: string }[]): Row[] {
   const { query } = splitUrl(url);
   if (!query) return [];
   return query.split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const key = eq >= 0 ? pair.slice(0, eq) : pair;
-    return { key, value: eq >= 0 ? pair.slice(eq + 1) : '', enabled: true, description: descriptions.find((d) => d.key === key)?.value ?? '' };
+    const described = descriptions.find((d) => d.key === key);
+    return { key, value: eq >= 0 ? pair.slice(eq + 1) : '', enabled: true, description: described?.description || described?.value || '' };
   });
+}
+
+/** The request fields a Params table sets: the URL (enabled rows), `disabledParams`, and `paramDescriptions` by key. */
+export function paramFields(url: string, rows: readonly Row[]): { url: string; disabledParams: Row[]; paramDescriptions: Row[] } {
+  return {
+    url: withQuery(url, rows),
+    disabledParams: rows.filter((r) => !r.enabled).map((r) => ({ ...r, enabled: false })),
+    paramDescriptions: rows.filter((r) => r.enabled && r.description).map((r) => ({ key: r.key, value: '', enabled: true, description: r.description })),
+  };
 }
 
 export function withQuery(url: string, rows: readonly Row[]): string {
