@@ -49,6 +49,17 @@ async function run(setupResult: Awaited<ReturnType<typeof setup>>, options: Part
 const test200 = "pm.test('status is 200', () => pm.response.to.have.status(200));";
 
 describe('runs go on past per-request errors', () => {
+  it('spec 2.7: settings.timeoutMs overrides the application setting for its request only, and 0 means no limit', async () => {
+    const s = await setup({
+      'requests/1 unlimited.yaml': { name: 'unlimited', seq: 1, url: `${peer.url}/slow?ms=400`, settings: { timeoutMs: 0 } },
+      'requests/2 longer.yaml': { name: 'longer', seq: 2, url: `${peer.url}/slow?ms=400`, settings: { timeoutMs: 5000 } },
+      'requests/3 app.yaml': { name: 'app', seq: 3, url: `${peer.url}/slow?ms=400` },
+    });
+    const { results } = await run(s, { settings: { ...DEFAULT_SETTINGS, timeoutMs: 150 } });
+    expect(results.map((r) => [r.name, r.passed])).toEqual([['unlimited', true], ['longer', true], ['app', false]]);
+    expect(results[2]!.error).toMatch(/timed out after 150 ms/);
+  });
+
   it('refused, unknown host, timeout, TLS and redirect errors each fail one request with a clear message', async () => {
     const port = await closedPort();
     const s = await setup({
