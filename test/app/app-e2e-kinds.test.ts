@@ -357,6 +357,32 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     expect(await page.getByTestId('kind-headers-note').textContent()).toBe('No headers are sent by TCP requests: rows here are kept in the file, for when the request is switched back to a kind that sends them.');
   });
 
+  it('GraphQL subscription: transport, subscription URL and connection params (spec 2.5) set in the Body tab are written, and left out again when emptied', async () => {
+    await page.getByRole('button', { name: 'New request' }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('New request');
+    await page.getByLabel('Request name').fill('Live scores');
+    await fileOnce('Live scores.yaml', (d) => d.name === 'Live scores');
+    await page.getByRole('tab', { name: 'Body', exact: true }).first().click();
+    await page.getByLabel('Body type').selectOption('graphql');
+    // The fields show once the query subscribes.
+    expect(await page.getByLabel('Subscription transport').count()).toBe(0);
+    await page.getByLabel('GraphQL query').click();
+    await page.keyboard.type('subscription { tick ');
+    await page.getByLabel('Subscription transport').selectOption('sse');
+    await page.getByLabel('Subscription URL').fill('http://127.0.0.1:9/graphql/stream');
+    await page.getByLabel('Connection params').fill('{"authToken": "{{token}}"}');
+    const data = await fileOnce('Live scores.yaml', (d) => (d.body as { graphql?: { connectionParams?: string } } | undefined)?.graphql?.connectionParams !== undefined);
+    expect(data.body).toEqual({
+      type: 'graphql',
+      graphql: { query: 'subscription { tick }', transport: 'sse', subscriptionUrl: 'http://127.0.0.1:9/graphql/stream', connectionParams: '{"authToken": "{{token}}"}' },
+    });
+    // Back to the default transport and no URL: the fields go from the file.
+    await page.getByLabel('Subscription transport').selectOption('');
+    await page.getByLabel('Subscription URL').fill('');
+    const after = await fileOnce('Live scores.yaml', (d) => (d.body as { graphql?: Record<string, unknown> }).graphql?.subscriptionUrl === undefined);
+    expect(after.body).toEqual({ type: 'graphql', graphql: { query: 'subscription { tick }', connectionParams: '{"authToken": "{{token}}"}' } });
+  });
+
   it('gRPC without reflection: the method typed, proto files and an import folder listed in the form, then called', async () => {
     const peer = await startGrpcPeer({ reflection: false });
     closers.push(() => peer.close());

@@ -61,6 +61,21 @@ export function BodyEditor({ body, onChange, variableNames, url = '' }: { body: 
           <h4>Variables (JSON)</h4>
           <CodeEditor label="GraphQL variables" language="json" minHeight={80} value={graphql.variables} onChange={(variables) => set({ graphql: { ...graphql, variables } })} variableNames={variableNames} />
           <label className="inline">Operation name<input value={graphql.operationName} onChange={(e) => set({ graphql: { ...graphql, operationName: e.target.value } })} /></label>
+          {(/\bsubscription\b/.test(graphql.query) || graphql.transport || graphql.subscriptionUrl || graphql.connectionParams) && (
+            // Spec 2.5's subscription fields; shown once the query subscribes (or one is set). Empty = left out of the file.
+            <fieldset className="graphql-subscription">
+              <legend>Subscription</legend>
+              <label className="inline">Transport
+                <select aria-label="Subscription transport" value={graphql.transport ?? ''} onChange={(e) => set({ graphql: { ...graphql, transport: (e.target.value || undefined) as typeof graphql.transport } })}>
+                  <option value="">websocket (graphql-transport-ws)</option>
+                  <option value="websocketLegacy">websocketLegacy (subscriptions-transport-ws)</option>
+                  <option value="sse">sse (GraphQL over SSE)</option>
+                </select>
+              </label>
+              <label className="inline">Subscription URL<input aria-label="Subscription URL" placeholder="empty: the request's URL" value={graphql.subscriptionUrl ?? ''} onChange={(e) => set({ graphql: { ...graphql, subscriptionUrl: e.target.value || undefined } })} /></label>
+              <label className="inline">Connection params (JSON)<input aria-label="Connection params" placeholder='{"authToken": "{{token}}"}' value={graphql.connectionParams ?? ''} onChange={(e) => set({ graphql: { ...graphql, connectionParams: e.target.value || undefined } })} /></label>
+            </fieldset>
+          )}
         </div>
       )}
     </div>
