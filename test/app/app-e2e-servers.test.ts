@@ -390,6 +390,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => editor.count()).toBe(0);
     await panel.getByRole('button', { name: 'Start Secure' }).click();
     await expect.poll(() => page.getByTestId('server-url-secure').textContent(), { timeout: 10_000 }).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    // While one runs, the panel says when servers read variables (8.2).
+    expect(await page.getByTestId('servers-variables-note').textContent()).toBe('Running servers fill {{variables}} as they were when each started or its file was last saved: after switching the environment or changing a variable, stop and start it.');
     await panel.getByRole('button', { name: 'Stop Secure' }).click();
     await expect.poll(() => panel.getByRole('button', { name: 'Start Secure' }).count()).toBe(1);
   });

@@ -125,6 +125,12 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
       </header>
       {servers === null && !error && <p className="muted">Loading…</p>}
       {servers?.length === 0 && <p className="muted">This workspace has no servers: add one with + Server, or a file under <code>servers/</code> (see <code>ferry serve --help</code>).</p>}
+      {/* Spec 8.2: a running server reads variables at its start and when its file changes, not when they change. */}
+      {servers?.some((s) => s.running) && (
+        <p className="muted small" data-testid="servers-variables-note">
+          Running servers fill <code>{'{{variables}}'}</code> as they were when each started or its file was last saved: after switching the environment or changing a variable, stop and start it.
+        </p>
+      )}
       <table className="plain" aria-label="Server list">
         <tbody>
           {servers?.map((s) => (
