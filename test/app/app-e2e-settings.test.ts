@@ -267,6 +267,18 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
     expect(await fs.readFile(path.join(ws.root, 'requests/Shop/_folder.yaml'), 'utf8')).toBe('# imported\nname: Shop\nopenapi:\n  spec: specs/shop.yaml\n');
+
+    // Switched off on disk (git, an editor) while the dialog is open and the switch untouched: it follows.
+    await page.getByRole('treeitem', { name: /Shop/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Settings…' }).click();
+    await dialog.getByRole('tab', { name: 'API spec' }).click();
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await fs.writeFile(path.join(ws.root, 'requests/Shop/_folder.yaml'), '# imported\nname: Shop\nopenapi:\n  spec: specs/shop.yaml\n  validate: false\n');
+    await expect.poll(() => toggle.isChecked(), { timeout: 10_000 }).toBe(false);
+    const before = asked.length;
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(asked.length).toBe(before);
   }, 90_000);
 
   it('the command palette opens the workspace settings too; Esc without edits closes without asking', async () => {

@@ -63,14 +63,19 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
   }, [url]);
   const edited = settings !== null && (stableJson(settings) !== loaded || validate !== loadedValidate);
   // What the disk-change handler needs now, not at the render that made it.
-  const now = useRef({ base, edited });
-  now.current = { base, edited };
+  const now = useRef({ base, edited, validateEdited: false });
+  now.current = { base, edited, validateEdited: validate !== loadedValidate };
+  /** The file's view as last read: Take the file's version takes its switch too. */
+  const lastRead = useRef<SettingsView | null>(null);
   const firstChanges = useRef(diskChanges);
   useEffect(() => {
     if (diskChanges === firstChanges.current) return;
     api.get<SettingsView>(url).then((read) => {
       setView(read);
+      lastRead.current = read;
       const held = now.current;
+      // The switch not flipped here shows the file's value (git or an editor may change it alone).
+      if (!held.validateEdited) takeValidate(read);
       if (held.base !== null && stableJson(read.settings) === stableJson(held.base)) return;
       if (held.base !== null && held.edited) {
         setError(null);
@@ -166,7 +171,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
           file={conflict}
           message={error ? undefined : 'These settings changed on disk while you were editing them.'}
           setBase={setBase}
-          show={(file) => { setSettings(file); setLoaded(stableJson(file)); setError(null); }}
+          show={(file) => { setSettings(file); setLoaded(stableJson(file)); setError(null); if (lastRead.current) takeValidate(lastRead.current); }}
           save={(file) => void save(file)}
           clear={() => setConflict(null)}
         />
