@@ -13,7 +13,7 @@ import type { Warning } from './types.js';
  * A whole plain value (after `key: `, `- `, or in a flow list or map) in YAML 1.2's number forms.
  * Cheap: only a value written otherwise than JavaScript prints it leads to parsing the document.
  */
-const NUMBER_VALUE = /(?:(?:^|[:-])[ \t]+|[[{,][ \t]*)([-+]?(?:0x[\da-f]+|0o[0-7]+|\.inf|\.nan|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?))(?=[ \t]*(?:$|[,\]}]|#))/gim;
+const NUMBER_VALUE = /(?:(?:^|[:-])[ \t]+|[[{,][ \t]*)([-+]?(?:0x[\da-f]+|0o[0-7]+|\.inf|\.nan|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?))(?=[ \t]*(?:\r?$|[,\]}]|#))/gim;
 
 /** What the values written otherwise than JavaScript prints them read as (`007` → `7`). */
 function reshapedNumbers(text: string): Set<string> {

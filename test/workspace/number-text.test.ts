@@ -46,6 +46,13 @@ describe('a text field written as a number YAML reads otherwise (spec 2.1.1)', (
     });
   });
 
+  it('in a file with CRLF line ends too', async () => {
+    const file = path.join(await tempDir(), 'R.yaml');
+    await fs.writeFile(file, 'name: R\r\nheaders:\r\n  - key: X-Code\r\n    value: 007\r\n');
+    const outcome = await readResource('request', file, 'requests/R.yaml');
+    expect(outcome.warning?.message).toMatch(/^headers\[0\]\.value: 007 is a number in YAML and is read as the text 7;/);
+  });
+
   it.each(['42', '"007"', "'1.10'", '2024-01-01', '127.0.0.1', '1.5', '-3', '-0x10'])('%s: no warning (read as typed, or as JavaScript prints it)', async (written) => {
     expect((await readHeader(written)).warning).toBeUndefined();
   });
