@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { EnvironmentChanges, type EnvironmentMark, type HeldEnvironmentChanges } from './environment-changes.js';
 import { JsonStore } from './json-store.js';
-import { workspaceDataDir } from './paths.js';
+import { settingsFile, workspaceDataDir } from './paths.js';
 import { isSealed, openValue, sealValue, SecretStore, type Sealed } from './secrets.js';
 import { SendResults } from './send-results.js';
 
@@ -79,13 +79,15 @@ export class WorkspaceData {
    * A mark of the stores a session reads once, when it opens (the values scripts set and the
    * active environment in state.json, the secret values in secrets.json, the cookie jar): it
    * changes whenever one of them is written, by this process or another (`ferry secret set`, a
-   * `ferry run` whose scripts set values or that got cookies, while the app is open). Three
+   * `ferry run` whose scripts set values or that got cookies, while the app is open). Four
    * stats, no read.
    */
   async sessionMark(): Promise<string> {
-    const marks = await Promise.all(
-      ['state.json', 'secrets.json', 'cookies.json'].map((name) => fs.lstat(path.join(this.dir, name)).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, () => '-')),
-    );
+    // And this computer's application settings (settings.json), also read once by a session: a
+    // `ferry config set` while the app is open (the fix its messages give, such as
+    // filesOutsideWorkspace, spec 7) holds from the next send.
+    const files = [...['state.json', 'secrets.json', 'cookies.json'].map((name) => path.join(this.dir, name)), settingsFile()];
+    const marks = await Promise.all(files.map((file) => fs.lstat(file).then((s) => `${s.ino}:${s.size}:${s.mtimeMs}`, () => '-')));
     return marks.join(' ');
   }
 
