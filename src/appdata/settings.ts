@@ -24,7 +24,7 @@ import { SecretStore } from './secrets.js';
 export { DEFAULT_SETTINGS, type AppSettings };
 
 function store(): JsonStore<Partial<AppSettings>> {
-  return new JsonStore(settingsFile(), () => ({}), 'the application settings are back to their defaults: set them again (`ferry config set NAME VALUE`, or in the app)');
+  return new JsonStore(settingsFile(), () => ({}), 'the application settings are back to their defaults: set them again with `ferry config set NAME VALUE` (`ferry config list` shows them)');
 }
 
 /** The stored settings over the defaults; a stored value of the wrong type or out of range (a hand edit) is ignored. */

@@ -216,6 +216,16 @@ describe('the data folder', () => {
     });
   }, 60_000);
 
+  it('a damaged settings.json: the settings are back to their defaults, and the message says how to set them again (the command line: the app has no settings dialog)', async () => {
+    const data = await isolatedDataDir();
+    await fs.mkdir(data, { recursive: true });
+    await fs.writeFile(path.join(data, 'settings.json'), '{"timeoutMs": 10');
+    const env = { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' };
+    const listed = await run(process.execPath, [path.resolve('bin/ferry.js'), 'config', 'get', 'timeoutMs'], { env });
+    expect(listed.stdout.trim()).toBe('30000');
+    expect(listed.stderr).toMatch(/^ferry: settings\.json in the data folder could not be read \(.+\); it was moved to .+settings\.json\.damaged-\d+, and the application settings are back to their defaults: set them again with `ferry config set NAME VALUE` \(`ferry config list` shows them\)\.$/m);
+  }, 60_000);
+
   it('a store that is a folder fails with a message naming it (through ferry, one line)', async () => {
     await isolatedDataDir();
     const store = new WorkspaceData('ws', '/tmp/ws');
