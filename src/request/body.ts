@@ -143,10 +143,13 @@ export async function readBodyFile(absolutePath: string, refuse: (why: BodyFileR
   }
 }
 
+/** What to do about a body file reached through a link (spec 2.1.7: links are never followed). */
+const LINK_FIX = 'Put the real file (or folder) in the link\'s place, or name the file the link points to (outside the workspace, only if allowed).';
+
 /** A binary body's file, read as it is prepared. */
 function readChecked(absolutePath: string, written: string, ctx: Pick<BodyContext, 'where'>, what: string): Promise<Buffer> {
   return readBodyFile(absolutePath, (why) => {
-    if (why === 'link') return new PrepareError(`${ctx.where}: the ${what} file ${written} is a symbolic link; Ferry never follows links.`);
+    if (why === 'link') return new PrepareError(`${ctx.where}: the ${what} file ${written} is a symbolic link; Ferry never follows links. ${LINK_FIX}`);
     if (why === 'tooLarge') return new PrepareError(`${ctx.where}: the ${what} file ${written} is over 1 GB; Ferry sends body files of at most 1 GB (they are read whole, to sign and repeat them).`);
     return undefined;
   });
@@ -156,7 +159,7 @@ function readChecked(absolutePath: string, written: string, ctx: Pick<BodyContex
 export async function checkBodyFile(written: string, ctx: Pick<BodyContext, 'root' | 'allowFilesOutside' | 'where' | 'face'>, what: string): Promise<string> {
   if (written.trim() === '') throw new PrepareError(`${ctx.where}: the ${what} names no file.`);
   const { absolute: absolutePath, inside, linked } = await namedFile(ctx.root, written);
-  if (linked) throw new PrepareError(`${ctx.where}: the ${what} file cannot be used: ${linked}.`);
+  if (linked) throw new PrepareError(`${ctx.where}: the ${what} file cannot be used: ${linked}. ${LINK_FIX}`);
   if (!inside && !ctx.allowFilesOutside) {
     throw new PrepareError(
       `${ctx.where}: the ${what} file ${written} lies outside the workspace folder. Move it into the workspace, or ${ALLOW_FILES_OUTSIDE[ctx.face ?? 'cli']}.`,
@@ -168,7 +171,7 @@ export async function checkBodyFile(written: string, ctx: Pick<BodyContext, 'roo
   } catch {
     throw new PrepareError(`${ctx.where}: the ${what} file ${written} does not exist (looked for ${absolutePath}).`);
   }
-  if (stat.isSymbolicLink()) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is a symbolic link; Ferry never follows links.`);
+  if (stat.isSymbolicLink()) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is a symbolic link; Ferry never follows links. ${LINK_FIX}`);
   if (!stat.isFile()) throw new PrepareError(`${ctx.where}: the ${what} file ${written} is not a regular file.`);
   if (stat.size > MAX_BODY_FILE_BYTES) {
     throw new PrepareError(`${ctx.where}: the ${what} file ${written} is ${(stat.size / GB).toFixed(1)} GB; Ferry sends body files of at most 1 GB (they are read whole, to sign and repeat them).`);

@@ -328,7 +328,9 @@ describe('bodies, byte-checked at the server', () => {
     await expect(prepare(request({ url: 'http://h/', body: { type: 'binary', file: '../' + path.basename(outside) + '/secret.txt' } }))).rejects.toThrow(/outside the workspace/);
     const allowed = await prepare(request({ url: 'http://h/', body: { type: 'binary', file: out } }), undefined, undefined, { allowFilesOutside: true });
     expect(allowed.body.kind === 'bytes' && Buffer.from(allowed.body.bytes).toString()).toBe('outside');
-    await expect(prepare(request({ url: 'http://h/', body: { type: 'multipart', multipart: [{ key: 'f', value: 'files/link.txt', file: true }] } }))).rejects.toThrow(/symbolic link/);
+    await expect(prepare(request({ url: 'http://h/', body: { type: 'multipart', multipart: [{ key: 'f', value: 'files/link.txt', file: true }] } }))).rejects.toThrow(
+      'A/R.yaml: the multipart part "f" file cannot be used: files/link.txt is a symbolic link, and Ferry never follows links. Put the real file (or folder) in the link\'s place, or name the file the link points to (outside the workspace, only if allowed).',
+    );
     await expect(prepare(request({ url: 'http://h/', body: { type: 'binary', file: 'files/missing.bin' } }))).rejects.toThrow(/does not exist/);
     await expect(prepare(request({ url: 'http://h/', body: { type: 'binary' } }))).rejects.toThrow(/no file is chosen/);
   });
