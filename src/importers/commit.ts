@@ -22,7 +22,7 @@ import {
 } from '../workspace/index.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
 import { UNUSABLE_KEY_RULE, unusableKeyProblem } from '../support/placeholder-syntax.js';
-import { SiblingNames } from './sibling-names.js';
+import { requestFileName, SiblingNames } from './sibling-names.js';
 import { clearUnusedFolder, isUnusedFolder } from './unused-folder.js';
 import { countNodes, ImportError, type ImportedFolderNode, type ImportedNode, type ImportResult, type ImportSummary } from './types.js';
 
@@ -305,7 +305,7 @@ function nodeName(node: ImportedNode): string {
 }
 
 function fileNameFallback(node: ImportedNode): string | undefined {
-  return node.type === 'request' ? node.fileNameFallback : undefined;
+  return node.type === 'request' ? (node.fileNameFallback ?? requestFileName(node.request)) : undefined;
 }
 
 function requireName(name: string, what: string): string {

@@ -35,3 +35,18 @@ export class SiblingNames {
     return name;
   }
 }
+
+/**
+ * Words as a file name: lower case, runs of other characters as one `-` (`GET /users/{id}` →
+ * `get-users-id`). The fallback for a request whose name makes no file name (`..`, `_folder`).
+ */
+export function wordsFileName(text: string): string {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join('-');
+}
+
+/** A request's method and URL path as a file name, for an importer that gives none (Postman, cURL). */
+export function requestFileName(request: { method?: unknown; url?: unknown }): string {
+  // The scheme and host (or a `{{baseUrl}}` in their place) say nothing the folder does not.
+  const url = String(request.url ?? '').replace(/^[a-z][\w+.-]*:\/\/[^/?#]*/i, '').replace(/^\{\{[^}]*\}\}/, '');
+  return wordsFileName(`${String(request.method ?? 'GET')} ${url.split(/[?#]/)[0]}`);
+}

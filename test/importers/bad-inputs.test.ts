@@ -160,8 +160,9 @@ describe('bad inputs', () => {
     expect(summary.requests).toBe(5);
     expect(summary.notes.join(' ')).toMatch(/longer than 200 characters/);
     const folder = path.join(root, 'requests', '_-..-escape'); // slashes become -, leading dots dropped, a leading - prefixed with _
-    expect((await fs.readdir(folder)).sort()).toEqual(['CON_', '_folder.yaml', 'a-b-c-d-e-f-g-h-i-j-k 2.yaml', 'a-b-c-d-e-f-g-h-i-j-k.yaml', 'untitled.yaml', 'x'.repeat(80) + '.yaml'].sort());
-    expect(await fs.readdir(path.join(folder, 'CON_'))).toContain('untitled.yaml');
+    expect((await fs.readdir(folder)).sort()).toEqual(['CON_', '_folder.yaml', 'a-b-c-d-e-f-g-h-i-j-k 2.yaml', 'a-b-c-d-e-f-g-h-i-j-k.yaml', 'get-3.yaml', 'x'.repeat(80) + '.yaml'].sort());
+    // A name that makes no file name (`..`, `_folder`) is written under its method and path.
+    expect(await fs.readdir(path.join(folder, 'CON_'))).toContain('get-4.yaml');
     const ws = await openWorkspace(root);
     expect(ws.warnings).toEqual([]);
     await fs.rm(folder, { recursive: true });

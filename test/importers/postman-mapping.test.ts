@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitImport, convert, type ImportedFolderNode, type ImportedRequestNode } from '../../src/importers/index.js';
 import { OAUTH2_REDIRECT_URI } from '../../src/model/index.js';
 import { SecretStore, workspaceDataDir } from '../../src/appdata/index.js';
-import { initWorkspace, openWorkspace } from '../../src/workspace/index.js';
+import { initWorkspace, openWorkspace, readResource } from '../../src/workspace/index.js';
 
 let tmp: string;
 beforeAll(async () => {
@@ -111,6 +111,25 @@ describe('collection mapping', () => {
     expect(examples.map((e) => [e.name, typeof e.body === 'string' ? e.body.length : e.body])).toEqual([['At', 512 * 1024], ['Over', undefined]]);
     expect(result.notes.join('\n')).toMatch(/saved response "Over" is over 1 MB and was left out/);
     expect(result.notes.join('\n')).not.toMatch(/"At"/);
+  });
+
+  it('a request whose name makes no file name (.., _folder, .) is written under its method and path, as OpenAPI operations are (not untitled.yaml)', async () => {
+    const item = (name: string, method: string, url: string) => ({ name, request: { method, url } });
+    const result = await convert(JSON.stringify({ info: { name: 'Odd names', schema }, item: [
+      item('..', 'GET', '{{baseUrl}}/users/:id?x=1'),
+      item('_folder', 'POST', 'https://api.example.com/orders'),
+      item('   ', 'DELETE', 'http://127.0.0.1:9/a/b'), // a blank name is Postman's "Untitled request"
+      item('.', 'GET', ''),
+    ] }), { label: 't' });
+    const root = await fs.mkdtemp(path.join(tmp, 'odd-'));
+    await initWorkspace(root, 'Odd');
+    await commitImport(await openWorkspace(root), result);
+    expect((await fs.readdir(path.join(root, 'requests', 'Odd names'))).sort()).toEqual(['Untitled request.yaml', 'get-users-id.yaml', 'get.yaml', 'post-orders.yaml'].sort());
+    const names = await Promise.all(['get-users-id', 'post-orders', 'get'].map(async (base) => {
+      const read = await readResource('request', path.join(root, 'requests', 'Odd names', `${base}.yaml`), base);
+      return read.ok ? read.value.name : read.warning.message;
+    }));
+    expect(names).toEqual(['..', '_folder', '.']);
   });
 
   it('merges collection variables: existing ones keep their value; secrets go to the store', async () => {

@@ -1,5 +1,6 @@
 /** Names the import gives: requests after their operation, path parameters as camelCase variables. */
 import { MAX_NAME_CHARS } from '../../openapi-document/index.js';
+import { wordsFileName } from '../sibling-names.js';
 
 /** Parameter names too generic to say what they identify: they get the resource in front. */
 const GENERIC_PARAMS = new Set(['id', 'uuid', 'guid', 'key', 'slug', 'name', 'code', 'ref', 'number', 'num', 'no', 'index', 'idx']);
@@ -79,7 +80,7 @@ export function requestName(operation: Record<string, unknown>, method: string, 
  * `GET /users/{id}` → `get-users-id`. Import and update both give it (as `baseFileName`'s fallback).
  */
 export function operationFileName(operation: string): string {
-  return operation.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join('-');
+  return wordsFileName(operation);
 }
 
 /** The operation text the contract check and updates key on: `METHOD /path/{param}`. */
