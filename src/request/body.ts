@@ -27,7 +27,7 @@ export interface BodyContext {
 /** How each face gets files outside the workspace allowed, for the message that refuses one. */
 const ALLOW_FILES_OUTSIDE: Record<Face, string> = {
   cli: 'allow files outside it (ferry config set filesOutsideWorkspace true, or --allow-files-outside)',
-  app: 'allow files outside it (ferry config set filesOutsideWorkspace true)',
+  app: 'allow files outside it (⚙ Application settings: filesOutsideWorkspace on, or ferry config set filesOutsideWorkspace true)',
   // An agent has no flag to pass: a person decides, as for programs (docs/agents.md, "Safety").
   agent: 'ask the user to allow files outside it (ferry config set filesOutsideWorkspace true)',
 };

@@ -53,7 +53,7 @@ describe('ferry app: ferry config set while the app is open', () => {
 
     const refused = (await client.call('POST', '/api/send', { path: 'Upload.yaml' })).body as Sent;
     expect(refused.result.error).toContain('lies outside the workspace folder');
-    expect(refused.result.error).toContain('allow files outside it (ferry config set filesOutsideWorkspace true)');
+    expect(refused.result.error).toContain('allow files outside it (⚙ Application settings: filesOutsideWorkspace on, or ferry config set filesOutsideWorkspace true)');
     expect(received).toEqual([]);
 
     await promisify(execFile)(process.execPath, [BIN, 'config', 'set', 'filesOutsideWorkspace', 'true'], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir } });

@@ -12,6 +12,7 @@ import type { Workspace } from '../../workspace/index.js';
 import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie } from './guard.js';
 import { LiveChannel, pageId } from './live.js';
 import { ApiError, readJson, sendJson, type Routes } from './router.js';
+import { appSettingsRoutes } from './routes-app-settings.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { environmentRoutes } from './routes-environments.js';
 import { AppLoadRuns, loadRoutes } from './routes-load.js';
@@ -130,7 +131,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const servers = new AppServers(state, live);
   const loadRuns = new AppLoadRuns(state, live);
   const connections = new AppConnections(state, live);
-  const routes: Routes = { ...workspaceRoutes(state, live), ...settingsRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections), ...catalogRoutes(state), ...viewRoutes() };
+  const routes: Routes = { ...workspaceRoutes(state, live), ...settingsRoutes(state), ...environmentRoutes(state), ...sendRoutes(state, live), ...toolRoutes(state), ...serverRoutes(servers), ...loadRoutes(state, loadRuns), ...historyRoutes(state), ...updateRoutes(state), ...connectionRoutes(connections), ...catalogRoutes(state), ...appSettingsRoutes(), ...viewRoutes() };
   let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -130,6 +130,29 @@ export interface CodeTarget {
   default: boolean;
 }
 
+/**
+ * One application setting of this computer (`GET /api/app-settings`): `ferry config list`'s row,
+ * with what the dialog needs to edit it. `text` is the value as `ferry config` writes it.
+ */
+export interface AppSettingView {
+  key: string;
+  type: 'wholeNumber' | 'flag' | 'choice' | 'text' | 'list' | 'certificates';
+  text: string;
+  defaultText: string;
+  /** What the setting takes, in words (`a whole number from 0 to 1000`). */
+  takes: string;
+  /** A choice's values. */
+  choices?: string[];
+  /** A request's `settings` may override it for one send. */
+  perRequest: boolean;
+}
+
+export interface AppSettingsView {
+  settings: AppSettingView[];
+  /** Where they are kept: this computer's settings.json. */
+  file: string;
+}
+
 /** What an import will create, shown before anything is written. */
 /** `POST /api/import/curl`: a pasted cURL command as a request not written yet (an unsaved tab). */
 export interface UnsavedImport {

@@ -33,6 +33,7 @@ import { ConflictBar } from './ConflictBar.js';
 const LoadPanel = lazy(() => import('./LoadPanel.js').then((m) => ({ default: m.LoadPanel })));
 const GraphqlSchemaPanel = lazy(() => import('./GraphqlSchemaPanel.js').then((m) => ({ default: m.GraphqlSchemaPanel })));
 import { SettingsDialog } from './SettingsDialog.js';
+import { AppSettingsDialog } from './AppSettingsDialog.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { Splitter } from './Splitter.js';
 import { WorkSplit } from './WorkSplit.js';
@@ -74,7 +75,7 @@ export function App() {
   const lockWait = useLockWait();
   /** The notice shown goes: the wait of a write for another process's lock, when one is said, else the notice. */
   const closeNotice = useCallback(() => (lockWait ? dismissLockWait() : setNotice(null)), [lockWait]);
-  const [dialog, setDialog] = useState<{ type: 'code'; path: string; request?: RequestFile } | { type: 'import'; into?: string } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | { type: 'settings'; folder: string } | null>(null);
+  const [dialog, setDialog] = useState<{ type: 'code'; path: string; request?: RequestFile } | { type: 'import'; into?: string } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | { type: 'settings'; folder: string } | { type: 'appSettings' } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
   const [connected, setConnected] = useState(false);
@@ -683,6 +684,7 @@ export function App() {
     { label: 'Run all requests', run: () => actions.run('') },
     { label: 'History', run: () => setDialog({ type: 'history' }) },
     { label: 'Cookies', run: () => setDialog({ type: 'cookies' }) },
+    { label: 'Application settings (this computer: timeouts, TLS, proxy, files outside the workspace)', run: () => setDialog({ type: 'appSettings' }) },
     { label: 'Servers', run: () => setServersOpen(true) },
     ...(info?.activeEnvironment ? [{ label: 'Edit environment', run: () => setDialog({ type: 'environment', id: info.activeEnvironment! }) }] : []),
     { label: 'New environment', run: () => setDialog({ type: 'newEnvironment' }) },
@@ -716,6 +718,7 @@ export function App() {
         <button aria-pressed={serversOpen} onClick={() => setServersOpen(!serversOpen)}>Servers</button>
         <button aria-pressed={loadOpen} onClick={() => setLoadOpen(!loadOpen)}>Load tests</button>
         <span className="spacer" />
+        <button aria-label="Application settings" title="This computer's settings: timeouts, TLS, proxy, files outside the workspace (ferry config)" onClick={() => setDialog({ type: 'appSettings' })}>⚙</button>
         {/* Not by colour alone: a hollow dot while reconnecting, and words for screen readers. */}
         <span className={`live ${connected ? 'on' : ''}`} role="status" aria-label={connected ? 'Live updates: on' : 'Live updates: reconnecting…'} title={connected ? 'Live: file changes show at once' : 'Reconnecting…'}>{connected ? '●' : '○'}</span>
         <button aria-label="Answer below the request" aria-pressed={splitLayout === 'stacked'} title="The answer below the request (stacked) or beside it" onClick={() => pickLayout(splitLayout === 'stacked' ? 'side-by-side' : 'stacked')}>{splitLayout === 'stacked' ? '⬓' : '◨'}</button>
@@ -793,6 +796,7 @@ export function App() {
         </main>
       </div>
       {dialog?.type === 'cookies' && <CookiesDialog onClose={() => setDialog(null)} />}
+      {dialog?.type === 'appSettings' && <AppSettingsDialog onClose={() => setDialog(null)} />}
       {dialog?.type === 'variables' && <EnvironmentDialog diskChanges={diskChanges} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'history' && <HistoryDialog onClose={() => setDialog(null)} onOpenRequest={(path) => void openRequest(path)} />}
       {dialog?.type === 'settings' && <SettingsDialog key={dialog.folder} folder={dialog.folder} diskChanges={diskChanges} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}

@@ -1,0 +1,106 @@
+/**
+ * This computer's application settings (`ferry config`): every setting with its value, what it
+ * takes and its default. A change is saved when the field is left (Enter, a click elsewhere), one
+ * setting at a time, through the same setter as `ferry config set`; a refused value stays in its
+ * field with the refusal beside it.
+ */
+import { useEffect, useState } from 'react';
+import type { AppSettingView, AppSettingsView } from '../shared/api.js';
+import { api } from './api.js';
+import { Modal } from './Modal.js';
+
+export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
+  const [view, setView] = useState<AppSettingsView | null>(null);
+  /** Text typed and not saved yet, by key. */
+  const [typed, setTyped] = useState<Record<string, string>>({});
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  useEffect(() => {
+    api.get<AppSettingsView>('/api/app-settings').then(setView, (e: Error) => setError(e.message));
+  }, []);
+
+  const save = async (setting: AppSettingView, text: string) => {
+    if (text === setting.text) {
+      setTyped(({ [setting.key]: _, ...rest }) => rest);
+      return;
+    }
+    try {
+      setView(await api.put<AppSettingsView>('/api/app-settings', { key: setting.key, text }));
+      setTyped(({ [setting.key]: _, ...rest }) => rest);
+      setProblems(({ [setting.key]: _, ...rest }) => rest);
+      setSaved(setting.key);
+    } catch (e) {
+      // A refused switch or choice shows the stored value again; typed text stays to be corrected.
+      if (setting.type === 'flag' || setting.type === 'choice') setTyped(({ [setting.key]: _, ...rest }) => rest);
+      setProblems((p) => ({ ...p, [setting.key]: (e as Error).message }));
+      setSaved(null);
+    }
+  };
+
+  return (
+    <Modal label="Application settings" className="wide" onClose={onClose}>
+      <p className="muted">
+        This computer&apos;s settings, for every workspace (as <code>ferry config</code> shows and sets them). A request&apos;s
+        own settings override the ones marked “per request” for that request.{view && <> Kept in <code>{view.file}</code>.</>}
+      </p>
+      {!view && !error && <p className="muted">Loading…</p>}
+      {view && (
+        <table className="plain app-settings" aria-label="Application settings">
+          <thead><tr><th>Setting</th><th>Value</th><th>Takes</th></tr></thead>
+          <tbody>
+            {view.settings.map((s) => {
+              const text = typed[s.key] ?? s.text;
+              const problem = problems[s.key];
+              const id = `app-setting-${s.key}`;
+              return (
+                <tr key={s.key}>
+                  <td><label htmlFor={id}>{s.key}</label>{s.perRequest && <small className="muted"> per request</small>}</td>
+                  <td>
+                    <SettingField id={id} setting={s} text={text} invalid={problem !== undefined} onType={(t) => setTyped((p) => ({ ...p, [s.key]: t }))} onSave={(t) => void save(s, t)} />
+                    {problem && <p className="error" role="alert" id={`${id}-problem`}>{problem}</p>}
+                  </td>
+                  <td className="muted">
+                    {s.takes}. Default: <code>{s.defaultText}</code>
+                    {text !== s.defaultText && <> <button className="link" onClick={() => void save(s, s.defaultText === 'none' ? 'none' : s.defaultText)}>Use the default</button></>}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {error && <p className="error" role="alert">{error}</p>}
+      <p className="muted" role="status">{saved ? `${saved} saved.` : ''}</p>
+      <footer><button onClick={onClose}>Close</button></footer>
+    </Modal>
+  );
+}
+
+/** A checkbox for on/off, a list for a choice, a text field otherwise (saved when left or on Enter). */
+function SettingField({ id, setting, text, invalid, onType, onSave }: {
+  id: string; setting: AppSettingView; text: string; invalid: boolean; onType: (text: string) => void; onSave: (text: string) => void;
+}) {
+  if (setting.type === 'flag') {
+    // Shown at once, saved at once (a refusal puts the stored value back).
+    const flip = (checked: boolean) => { onType(String(checked)); onSave(String(checked)); };
+    return <input id={id} type="checkbox" checked={text === 'true'} onChange={(e) => flip(e.target.checked)} />;
+  }
+  if (setting.type === 'choice') {
+    return (
+      <select id={id} value={text} onChange={(e) => { onType(e.target.value); onSave(e.target.value); }}>
+        {setting.choices!.map((c) => <option key={c} value={c}>{c}</option>)}
+      </select>
+    );
+  }
+  return (
+    <input
+      id={id} type="text" value={text} spellCheck={false} aria-invalid={invalid} aria-describedby={invalid ? `${id}-problem` : undefined}
+      inputMode={setting.type === 'wholeNumber' ? 'numeric' : undefined}
+      onChange={(e) => onType(e.target.value)}
+      onBlur={(e) => onSave(e.target.value)}
+      onKeyDown={(e) => { if (e.key === 'Enter') onSave((e.target as HTMLInputElement).value); }}
+    />
+  );
+}

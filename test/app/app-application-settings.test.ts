@@ -1,0 +1,115 @@
+/**
+ * The app's Application settings (docs/app.md): this computer's settings as `ferry config` has
+ * them, read and set through the same declarations and setter. A value the command line refuses
+ * is refused with its words and changes nothing; a change made in the app is what `ferry config
+ * get` (its own process, same data folder) reads, and what the next send uses.
+ */
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import type { AppSettingsView } from '../../src/app/shared/api.js';
+import { APP_SETTING_KEYS } from '../../src/model/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { tempDir } from '../support/temp.js';
+import { ApiClient } from './api-client.js';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/ferry.js');
+
+describe('ferry app: Application settings', () => {
+  let ws: TempWorkspace | undefined;
+  let app: AppServer | undefined;
+  let server: http.Server | undefined;
+  afterEach(async () => {
+    await app?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+    await ws?.cleanup();
+  });
+
+  async function open(files: Record<string, unknown> = {}) {
+    ws = await makeWorkspace(files);
+    process.env.FERRY_DATA_DIR = ws.dataDir;
+    app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
+    const client = new ApiClient(app.port);
+    await client.login(app.token);
+    return client;
+  }
+  const config = (...args: string[]) => promisify(execFile)(process.execPath, [BIN, 'config', ...args], { env: { ...process.env, FERRY_DATA_DIR: ws!.dataDir } });
+  const row = (view: AppSettingsView, key: string) => view.settings.find((s) => s.key === key)!;
+
+  it('lists every setting with its value, default and what it takes; a change is what ferry config reads', async () => {
+    const client = await open();
+    const view = (await client.call('GET', '/api/app-settings')).body as AppSettingsView;
+    expect(view.settings.map((s) => s.key)).toEqual(APP_SETTING_KEYS);
+    expect(view.file).toBe(path.join(ws!.dataDir, 'settings.json'));
+    expect(row(view, 'timeoutMs')).toEqual({ key: 'timeoutMs', type: 'wholeNumber', text: '30000', defaultText: '30000', takes: expect.stringMatching(/^a whole number from 0 to \d+$/), perRequest: true });
+    expect(row(view, 'httpVersion')).toMatchObject({ type: 'choice', text: 'auto', choices: ['auto', 'http1', 'http2'] });
+    expect(row(view, 'proxy')).toMatchObject({ type: 'text', text: 'none', perRequest: false });
+
+    const changed = await client.call('PUT', '/api/app-settings', { key: 'timeoutMs', text: '1234' });
+    expect(changed.status).toBe(200);
+    expect(row(changed.body as AppSettingsView, 'timeoutMs').text).toBe('1234');
+    expect((await config('get', 'timeoutMs')).stdout.trim()).toBe('1234');
+    // And the other way: ferry config set while the app is open shows at the next read.
+    await config('set', 'maxRedirects', '3');
+    expect(row((await client.call('GET', '/api/app-settings')).body as AppSettingsView, 'maxRedirects').text).toBe('3');
+  });
+
+  it('refuses what ferry config set refuses, with its words, and changes nothing', async () => {
+    const client = await open();
+    const cases: [string, string, RegExp][] = [
+      ['timeoutMs', '-5', /^Setting timeoutMs takes a whole number from 0 to \d+, not "-5"\.$/],
+      ['timeoutMs', '1e3', /not "1e3"/],
+      ['httpVersion', 'http3', /HTTP\/3 is not supported yet/],
+      ['proxy', 'ftp://x', /a proxy URL starts with http:\/\/, https:\/\/ or socks5:\/\//],
+      ['caFiles', '/nonexistent/ca.pem', /cannot use \/nonexistent\/ca.pem: it does not exist/],
+      ['clientCertificates', '{not json', /takes JSON/],
+      ['noSuchSetting', 'x', /noSuchSetting/],
+    ];
+    for (const [key, text, message] of cases) {
+      const answer = await client.call('PUT', '/api/app-settings', { key, text });
+      expect(answer.status, `${key} ${text}`).toBe(400);
+      expect((answer.body as { error: string }).error).toMatch(message);
+    }
+    expect((await client.call('PUT', '/api/app-settings', { key: 'timeoutMs' })).status).toBe(400);
+    expect((await client.call('PUT', '/api/app-settings', { key: 'timeoutMs', text: 5 })).status).toBe(400);
+    await expect(fs.readFile(path.join(ws!.dataDir, 'settings.json'), 'utf8').catch(() => '{}')).resolves.toBe('{}');
+    expect((await config('list')).stdout).not.toMatch(/^\S+\s+\S+$/m); // every line still says (default)
+  });
+
+  it('a proxy password goes to the secret store: the view never shows it', async () => {
+    const client = await open();
+    const answer = await client.call('PUT', '/api/app-settings', { key: 'proxy', text: 'http://me:s3cret@127.0.0.1:3128' });
+    expect(answer.status).toBe(200);
+    expect(row(answer.body as AppSettingsView, 'proxy').text).toBe('http://me@127.0.0.1:3128');
+    expect(JSON.stringify((await client.call('GET', '/api/app-settings')).body)).not.toContain('s3cret');
+    expect(await fs.readFile(path.join(ws!.dataDir, 'settings.json'), 'utf8')).not.toContain('s3cret');
+  });
+
+  it('filesOutsideWorkspace turned on in the app holds from the next send', async () => {
+    const received: string[] = [];
+    server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push(Buffer.concat(chunks).toString());
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const file = path.join(await tempDir(), 'data.bin');
+    await fs.writeFile(file, 'from outside');
+    const client = await open({ 'requests/Upload.yaml': { name: 'Upload', method: 'POST', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, body: { type: 'binary', file } } });
+    type Sent = { result: { passed: boolean; error?: string; status?: number } };
+    expect(((await client.call('POST', '/api/send', { path: 'Upload.yaml' })).body as Sent).result.error).toContain('⚙ Application settings: filesOutsideWorkspace on');
+    expect((await client.call('PUT', '/api/app-settings', { key: 'filesOutsideWorkspace', text: 'true' })).status).toBe(200);
+    expect(((await client.call('POST', '/api/send', { path: 'Upload.yaml' })).body as Sent).result).toMatchObject({ passed: true, status: 200 });
+    expect(received).toEqual(['from outside']);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * `ferry app` in Chromium: the Application settings dialog (⚙ in the top bar, or the command
+ * palette): a number typed and left is saved as `ferry config set` would; a refused value stays
+ * in its field with the refusal beside it; a switch and a list save at once; "Use the default"
+ * puts the default back. What the dialog saved is what `ferry config get` reads.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppServer } from '../../src/app/server/index.js';
+import { browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+const BIN = path.resolve(import.meta.dirname, '../../bin/ferry.js');
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: Application settings', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    ws = await makeWorkspace({ 'requests/A.yaml': { name: 'A', url: 'http://127.0.0.1:9/' } });
+    ({ app, browser, page } = await openAppPage(ws, { stepTimeoutMs: 20_000 }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeAppPage({ browser, app });
+    await ws?.cleanup();
+  });
+
+  const get = async (key: string) => (await promisify(execFile)(process.execPath, [BIN, 'config', 'get', key], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir } })).stdout.trim();
+  const dialog = () => page.getByRole('dialog', { name: 'Application settings' });
+
+  it('saves a number when the field is left; a refused one stays with the refusal; switches, lists and the default', async () => {
+    await page.getByRole('button', { name: 'Application settings' }).click();
+    const timeout = dialog().getByLabel('timeoutMs', { exact: true });
+    await expect.poll(() => timeout.inputValue()).toBe('30000');
+    await timeout.fill('1500');
+    await timeout.press('Enter');
+    await expect.poll(() => dialog().getByRole('status').textContent()).toBe('timeoutMs saved.');
+    expect(await get('timeoutMs')).toBe('1500');
+
+    await timeout.fill('soon');
+    await timeout.press('Tab');
+    await expect.poll(() => dialog().getByRole('alert').textContent()).toBe('Setting timeoutMs takes a whole number from 0 to 2147483647, not "soon".');
+    expect(await timeout.inputValue()).toBe('soon');
+    expect(await timeout.getAttribute('aria-invalid')).toBe('true');
+    expect(await get('timeoutMs')).toBe('1500');
+
+    await dialog().getByRole('row', { name: /timeoutMs/ }).getByRole('button', { name: 'Use the default' }).click();
+    await expect.poll(() => timeout.inputValue()).toBe('30000');
+    await expect.poll(() => dialog().getByRole('alert').count()).toBe(0);
+    expect(await get('timeoutMs')).toBe('30000');
+
+    await dialog().getByLabel('filesOutsideWorkspace', { exact: true }).check();
+    await expect.poll(() => get('filesOutsideWorkspace')).toBe('true');
+    await dialog().getByLabel('httpVersion', { exact: true }).selectOption('http1');
+    await expect.poll(() => get('httpVersion')).toBe('http1');
+    const noProxy = dialog().getByLabel('noProxy', { exact: true });
+    await noProxy.fill('localhost, .internal');
+    await noProxy.press('Enter');
+    await expect.poll(() => get('noProxy')).toBe('localhost,.internal');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog().count()).toBe(0);
+  });
+});
