@@ -25,6 +25,7 @@ const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sr
 const ALLOWED: readonly { file: string; literal: string; why: string }[] = [
   { file: 'tree.ts', literal: 'http', why: 'the compact tree leaves out the default request kind (kind http)' },
   { file: 'kinds.ts', literal: 'http', why: "a request kind's method mode (`KindView.method`) and URL scheme, not a kind" },
+  { file: 'BodyEditor.tsx', literal: 'sse', why: "a GraphQL subscription's transport value (spec 2.5 `graphql.transport`), not a server kind" },
 ];
 
 function webFiles(dir: string): string[] {
