@@ -127,10 +127,7 @@ export function mergeResults(results: readonly LoadResult[], files?: readonly st
   const rateSeconds = interrupted ? durationSeconds : Math.max(...results.map((r) => r.plannedSeconds));
   const { overall, targets, series } = combine(
     results.map((r) => r.targets.map((t) => ({ ...t, errors: t.errors }))),
-    results.flatMap((r, i) => {
-      const shift = Math.round((starts[i]! - start) / 1000);
-      return shift === 0 ? r.series : r.series.map((point) => ({ ...point, second: point.second - shift }));
-    }),
+    results.flatMap((r, i) => r.series.map((point) => ({ ...point, second: testSecond(point.second, starts[i]!, starts[i]! + lengths[i]!, start) }))),
     rateSeconds,
   );
   const verdicts = judge(first.thresholds, overall, targets, rateSeconds);
@@ -150,6 +147,20 @@ export function mergeResults(results: readonly LoadResult[], files?: readonly st
     // A merge that lacks a segment (a machine or pod that never reported) judged only part of the test.
     passed: !interrupted && missingSegments(parts, first.segments.of).length === 0 && verdicts.every((v) => v.passed),
   };
+}
+
+/**
+ * The merged test's second (epoch seconds, from `testStart`) for a segment's point: the
+ * requests that ended in epoch second `second` of a segment that ran from `from` to `to` (ms).
+ * The part of that second the segment ran is moved by the segment's offset, and the test second
+ * holding its middle takes it. Moving by the offset rounded to whole seconds ignored the phase
+ * within a second: a segment started 1.6 s after the first, 0.7 s into its second, put its first
+ * point a second before the test's start. The earliest segment's points stay where they are.
+ */
+export function testSecond(second: number, from: number, to: number, testStart: number): number {
+  const begin = Math.max(second * 1000, from);
+  const end = Math.max(begin, Math.min((second + 1) * 1000, to));
+  return Math.floor(((begin + end) / 2 - (from - testStart)) / 1000);
 }
 
 /** The segment numbers (1-based) of `of` that `parts` lacks. */

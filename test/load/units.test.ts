@@ -8,7 +8,7 @@ import { decodeHistogram, encodeHistogram, newHistogram } from '../../src/load/h
 import { parseResource } from '../../src/model/index.js';
 import { Picker } from '../../src/load/picker.js';
 import { combine, type LoadResult, type TargetResult } from '../../src/load/result.js';
-import { MergeError, mergeResults, parseResult } from '../../src/load/merge.js';
+import { MergeError, mergeResults, parseResult, testSecond } from '../../src/load/merge.js';
 import { Places } from '../../src/load/places.js';
 import { isMine, parseSegment, rowsOf, shareOf } from '../../src/load/segment.js';
 import { arrivalsBy, arrivalTime, checkStages, parseStages, valueAt } from '../../src/load/stages.js';
@@ -170,6 +170,17 @@ describe('merging', () => {
     const { overall, targets } = combine([part({ other: 'getaddrinfo ENOTFOUND x.test', refused: 'connect ECONNREFUSED 127.0.0.1:1' }), part({ timeout: 'no answer within 5 ms', refused: 'a later one' })], [], 1);
     expect(Object.entries(overall.errorReasons)).toEqual([['timeout', 'no answer within 5 ms'], ['refused', 'connect ECONNREFUSED 127.0.0.1:1'], ['other', 'getaddrinfo ENOTFOUND x.test']]);
     expect(targets[0]!.errorReasons).toEqual(overall.errorReasons);
+  });
+
+  it("moves a segment's seconds onto the test's timeline by its offset, phase within the second included", () => {
+    // The earliest segment (started 0.1 s into epoch second 1000) keeps its seconds.
+    expect([1000, 1001, 1002].map((s) => testSecond(s, 1_000_100, 1_002_050, 1_000_100))).toEqual([1000, 1001, 1002]);
+    // One started 1.6 s later, 0.7 s into its second (as a clean-clone run did): rounding the
+    // offset to 2 s put its first point at 999, a second before the test's start. Its first 1.3 s
+    // are the test's 0 to 1.3 s: mostly the test's first second (1000, 0.9 s long), then 1001.
+    expect([1001, 1002, 1003].map((s) => testSecond(s, 1_001_700, 1_003_650, 1_000_100))).toEqual([1000, 1000, 1001]);
+    // 0.6 s later, 0.9 s into its second (rounded: 999 and 1000): its 0.95 s are the test's 0 to 0.95 s.
+    expect([1000, 1001].map((s) => testSecond(s, 1_000_900, 1_001_850, 1_000_300))).toEqual([1000, 1000]);
   });
 
   it('refuses segments of runs split differently (1/2 with 2/3): their parts do not make one whole', () => {
