@@ -8,7 +8,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { HttpAgents, requestKind, SendError, type ProtocolResult, type StreamMessage } from '../../src/protocols/index.js';
 import { prepareRequest } from '../../src/request/index.js';
@@ -28,6 +28,13 @@ interface Message {
 const INIT = { protocolVersion: '2025-03-26', capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '1' } };
 const sse = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 const textResult = (id: Message['id'], text: string) => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
+
+// The first send loads the MCP client (call.js and the SDK, transformed for the tests) on first
+// use: several seconds on a loaded machine, which the first timed call (sampling, < 3 s) paid and
+// failed with 3458 ms in a full run. Loaded here, the calls' times are the calls'.
+beforeAll(async () => {
+  await import('../../src/protocols/mcp/call.js');
+}, 60_000);
 
 const closers: Array<() => void> = [];
 afterEach(() => {
