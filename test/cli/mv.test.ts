@@ -238,11 +238,16 @@ describe('ferry mv killed part-way', () => {
 describe("the app's moves killed part-way", () => {
   /** `ferry app` on a free port, signed in; its process to kill. */
   async function startApp(env: Record<string, string> = {}): Promise<{ child: ReturnType<typeof spawn>; client: ApiClient; exited: Promise<unknown> }> {
-    const child = spawn(process.execPath, [BIN, '-w', ws, 'app', '--no-open'], { env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [BIN, '-w', ws, 'app', '--no-open'], { env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     let out = '';
+    let err = '';
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
     const url = await new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`ferry app printed no address in 20 s: ${out}`)), 20_000);
+      // A full run once failed here with nothing printed: whether the app hung or exited, and its
+      // stderr, say which (it was not kept).
+      const timer = setTimeout(() => reject(new Error(`ferry app printed no address in 20 s: ${out}; stderr: ${err}`)), 20_000);
+      child.once('exit', (code, signal) => (clearTimeout(timer), reject(new Error(`ferry app exited (${code ?? signal}) before printing its address: ${out}; stderr: ${err}`))));
       child.stdout!.on('data', (c: Buffer) => {
         out += c.toString();
         const found = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=([\w-]+)/.exec(out);
