@@ -24,7 +24,7 @@ describe('watchWorkspace', () => {
     const batches: Array<{ at: number; paths: string[] }> = [];
     const watcher = watchWorkspace(root, (paths) => batches.push({ at: performance.now(), paths }));
     cleanups.push(() => watcher.close(), () => fs.rm(root, { recursive: true, force: true }));
-    await sleep(200); // the folders' watchers are set up
+    await watcher.ready; // every folder's watcher is set up (a 200 ms sleep guessed it)
     return { root, batches };
   }
 

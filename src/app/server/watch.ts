@@ -20,7 +20,7 @@ const GATHER_AT_MOST_MS = 500;
 /** The request tree is read at most 32 levels deep (2.1.8); a little room for requests/ itself. */
 const MAX_DEPTH = 34;
 
-export function watchWorkspace(root: string, onChange: (paths: string[]) => void): { close(): void } {
+export function watchWorkspace(root: string, onChange: (paths: string[]) => void): { close(): void; ready: Promise<void> } {
   const watchers = new Map<string, FSWatcher>();
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -81,8 +81,10 @@ export function watchWorkspace(root: string, onChange: (paths: string[]) => void
     }
   };
 
-  void scan(root, 0);
+  // Every folder has its watcher once the first scan is done: an edit before may go unseen.
+  const ready = scan(root, 0);
   return {
+    ready,
     close() {
       closed = true;
       if (timer) clearTimeout(timer);
