@@ -22,6 +22,7 @@ import { type AppServer, startAppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { ARTIFACTS, browserMissing, closeAppPage, ensureBuiltUi, gotoApp, launchBrowser, openAppPage, WEB_ROOT } from './browser.js';
+import { freePort } from '../support/servers/index.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests (servers) skipped: ${missing}`);
@@ -342,7 +343,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
 
   it('Start that failed (its port in use) is tried again when the file is saved: the panel shows the server running', async () => {
     const holder = net.createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    // Freed below, then bound by the server: from below the ephemeral range, so no other test's
+    // connection or listen(0) can take it in between (freePort); listen(0)'s port could be.
+    const portBelowEphemeral = await freePort();
+    await new Promise<void>((resolve) => holder.listen(portBelowEphemeral, '127.0.0.1', resolve));
     const port = (holder.address() as net.AddressInfo).port;
     try {
       const panel = page.getByLabel('Servers', { exact: true });

@@ -23,6 +23,7 @@ import { startWorkspaceServers } from '../../src/servers/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { tempDir } from '../support/temp.js';
+import { freePort } from '../support/servers/index.js';
 import { ApiClient, until } from './api-client.js';
 
 async function openApp(ws: TempWorkspace): Promise<{ app: AppServer; client: ApiClient }> {
@@ -547,7 +548,10 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
   it('an autoStart server whose port was taken starts when its file is saved in the app, as `ferry serve` does; stopped by hand it stays stopped', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
     const holder = net.createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    // Freed below, then bound by the server: from below the ephemeral range, so no other test's
+    // connection or listen(0) can take it in between (freePort); listen(0)'s port could be.
+    const portBelowEphemeral = await freePort();
+    await new Promise<void>((resolve) => holder.listen(portBelowEphemeral, '127.0.0.1', resolve));
     const port = (holder.address() as net.AddressInfo).port;
     await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
     // Known on this computer (started or saved here before).
@@ -579,7 +583,10 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
   it('a Start by hand that failed (its port in use) is tried again when the file is saved; a failed retry shows its error; stopped by hand it stays stopped', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
     const holder = net.createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    // Freed below, then bound by the server: from below the ephemeral range, so no other test's
+    // connection or listen(0) can take it in between (freePort); listen(0)'s port could be.
+    const portBelowEphemeral = await freePort();
+    await new Promise<void>((resolve) => holder.listen(portBelowEphemeral, '127.0.0.1', resolve));
     const port = (holder.address() as net.AddressInfo).port;
     await ws.write('servers/manual.yaml', { name: 'Manual', kind: 'tcp', port, socket: { greeting: 'first' } });
     try {
@@ -619,7 +626,10 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
   it('an autoStart server that failed, then started and stopped by hand, stays stopped when its file is saved', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
     const holder = net.createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    // Freed below, then bound by the server: from below the ephemeral range, so no other test's
+    // connection or listen(0) can take it in between (freePort); listen(0)'s port could be.
+    const portBelowEphemeral = await freePort();
+    await new Promise<void>((resolve) => holder.listen(portBelowEphemeral, '127.0.0.1', resolve));
     const port = (holder.address() as net.AddressInfo).port;
     await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
     await new KnownServers((await openWorkspace(ws.root)).id, ws.root).remember('auto', (await openWorkspace(ws.root)).servers.find((e) => e.id === 'auto')!.value);
@@ -641,7 +651,10 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
   it('an autoStart server that failed and is then changed outside Ferry waits for a start by hand (2.11)', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
     const holder = net.createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    // Freed below, then bound by the server: from below the ephemeral range, so no other test's
+    // connection or listen(0) can take it in between (freePort); listen(0)'s port could be.
+    const portBelowEphemeral = await freePort();
+    await new Promise<void>((resolve) => holder.listen(portBelowEphemeral, '127.0.0.1', resolve));
     const port = (holder.address() as net.AddressInfo).port;
     await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
     await new KnownServers((await openWorkspace(ws.root)).id, ws.root).remember('auto', (await openWorkspace(ws.root)).servers.find((e) => e.id === 'auto')!.value);

@@ -9,6 +9,7 @@ import { fdPrinter } from '../../src/cli/line-printer.js';
 import { serveUntil } from '../../src/cli/serve.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
+import { freePort } from '../support/servers/index.js';
 import { eventually, makeWorkspace, send, writeServer } from './helpers.js';
 
 const api = { name: 'API', http: { routes: [{ name: 'hello', path: '/hello/:who', body: 'hi {{request.params.who}} from {{place}}' }] } };
@@ -171,7 +172,10 @@ describe('ferry serve', () => {
     await isolatedDataDir();
     // A port another program holds: the server fails, the others serve.
     const holder = net.createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    // Freed below, then bound by the server: from below the ephemeral range, so no other test's
+    // connection or listen(0) can take it in between (freePort); listen(0)'s port could be.
+    const portBelowEphemeral = await freePort();
+    await new Promise<void>((resolve) => holder.listen(portBelowEphemeral, '127.0.0.1', resolve));
     const taken = (holder.address() as net.AddressInfo).port;
     const root = await makeWorkspace({ servers: { api, late: { ...api, name: 'Late', port: taken } } });
     const io = capture();
