@@ -41,6 +41,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
   let page: Page;
   const file = (p: string) => path.join(ws.root, p);
   const panel = () => page.getByRole('region', { name: 'Load tests' });
+  /**
+   * The save's answer taken by the page (no "unsaved changes"), not only the file written: the file
+   * is written before the answer arrives, and the answer then replaces the draft, so an edit made
+   * in between (the next fill) was undone, and its Save stayed disabled (a click timing out).
+   */
+  const savedInPage = () => expect.poll(() => panel().textContent()).not.toContain('unsaved changes');
 
   /** The newest run's line in the data folder's history, and its kept result file. */
   async function newestKept(): Promise<{ entry: LoadHistoryEntry; result: LoadResult }> {
@@ -164,6 +170,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     // Back as the file was, for the runs below.
     await panel().getByLabel('Stage 1 target').fill('3');
     await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await savedInPage();
     await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(outside);
   });
 
@@ -174,9 +181,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
     const docs = panel().getByRole('textbox', { name: 'Docs' });
     await docs.fill('Run before each release.');
     await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await savedInPage();
     await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(`${before}docs: Run before each release.\n`);
     await docs.fill('');
     await panel().getByRole('button', { name: 'Save', exact: true }).click();
+    await savedInPage();
     await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(before);
   });
 
