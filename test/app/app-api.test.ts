@@ -1301,7 +1301,7 @@ describe('ferry app API', () => {
       expect(app.state.reads).toBe(reads + 2);
       const whole = await openWorkspace(ws.root);
       expect(app.state.workspace.tree).toEqual(whole.tree);
-    });
+    }, 120_000); // 600 files written, read and rewritten: 30 s was not enough beside a loaded full run
 
     it('a request edited by hand in a folder just moved or renamed by the app (at once, or a little later) is always taken', async () => {
       let at = 'Many';
