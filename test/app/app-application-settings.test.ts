@@ -2,12 +2,10 @@
  * The app's Application settings (docs/app.md): this computer's settings as `ferry config` has
  * them, read and set through the same declarations and setter. A value the command line refuses
  * is refused with its words and changes nothing; a change made in the app is what `ferry config
- * get` (its own process, same data folder) reads, and what the next send uses.
+ * get` (its own process, same data folder) reads (the next send using it: app-config-while-open).
  */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,16 +22,13 @@ const BIN = path.resolve(import.meta.dirname, '../../bin/ferry.js');
 describe('ferry app: Application settings', () => {
   let ws: TempWorkspace | undefined;
   let app: AppServer | undefined;
-  let server: http.Server | undefined;
   afterEach(async () => {
     await app?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
     await ws?.cleanup();
   });
 
-  async function open(files: Record<string, unknown> = {}) {
-    ws = await makeWorkspace(files);
+  async function open() {
+    ws = await makeWorkspace({});
     process.env.FERRY_DATA_DIR = ws.dataDir;
     app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: await tempDir() });
     const client = new ApiClient(app.port);
@@ -92,24 +87,4 @@ describe('ferry app: Application settings', () => {
     expect(await fs.readFile(path.join(ws!.dataDir, 'settings.json'), 'utf8')).not.toContain('s3cret');
   });
 
-  it('filesOutsideWorkspace turned on in the app holds from the next send', async () => {
-    const received: string[] = [];
-    server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push(Buffer.concat(chunks).toString());
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const file = path.join(await tempDir(), 'data.bin');
-    await fs.writeFile(file, 'from outside');
-    const client = await open({ 'requests/Upload.yaml': { name: 'Upload', method: 'POST', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, body: { type: 'binary', file } } });
-    type Sent = { result: { passed: boolean; error?: string; status?: number } };
-    expect(((await client.call('POST', '/api/send', { path: 'Upload.yaml' })).body as Sent).result.error).toContain('⚙ Application settings: filesOutsideWorkspace on');
-    expect((await client.call('PUT', '/api/app-settings', { key: 'filesOutsideWorkspace', text: 'true' })).status).toBe(200);
-    expect(((await client.call('POST', '/api/send', { path: 'Upload.yaml' })).body as Sent).result).toMatchObject({ passed: true, status: 200 });
-    expect(received).toEqual(['from outside']);
-  });
 });

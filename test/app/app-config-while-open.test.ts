@@ -64,5 +64,10 @@ describe('ferry app: ferry config set while the app is open', () => {
     // Off again: refused again at the next send.
     await promisify(execFile)(process.execPath, [BIN, 'config', 'set', 'filesOutsideWorkspace', 'false'], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir } });
     expect(((await client.call('POST', '/api/send', { path: 'Upload.yaml' })).body as Sent).result.error).toContain('lies outside the workspace folder');
+
+    // On in the app's Application settings (the place its refusal names first): the next send again.
+    expect((await client.call('PUT', '/api/app-settings', { key: 'filesOutsideWorkspace', text: 'true' })).status).toBe(200);
+    expect(((await client.call('POST', '/api/send', { path: 'Upload.yaml' })).body as Sent).result).toMatchObject({ passed: true, status: 200 });
+    expect(received).toEqual(['hello from outside', 'hello from outside']);
   });
 });
