@@ -138,11 +138,12 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
     await expect(oauth2AccessToken(settings({ clientSecret: 'bad' }), { data, fetchTokens: true })).rejects.toThrow(/invalid_client/);
   });
 
-  it('authorization code with PKCE S256 over the loopback redirect', async () => {
+  /** The authorization code grant over the loopback redirect; the authorization URL Ferry showed, and the token. */
+  async function authorizeOnLoopback(extra: Record<string, unknown>) {
     const port = await freePort();
     const redirectUri = `http://127.0.0.1:${port}/callback`;
     let shown = '';
-    const token = await oauth2AccessToken(settings({ grantType: 'authorizationCode', clientId: 'spa', clientSecret: '', redirectUri }), {
+    const token = await oauth2AccessToken(settings({ grantType: 'authorizationCode', redirectUri, ...extra }), {
       data,
       fetchTokens: true,
       // The "browser": opens the URL and follows the provider's redirect back to Ferry.
@@ -152,7 +153,11 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
       },
       authorizeTimeoutMs: 10_000,
     });
-    const asked = new URL(shown);
+    return { asked: new URL(shown), token, redirectUri };
+  }
+
+  it('authorization code with PKCE S256 over the loopback redirect', async () => {
+    const { asked, token, redirectUri } = await authorizeOnLoopback({ clientId: 'spa', clientSecret: '' });
     expect(asked.searchParams.get('code_challenge_method')).toBe('S256');
     expect(asked.searchParams.get('redirect_uri')).toBe(redirectUri);
     expect(token).toEqual({ token: expect.stringMatching(/^token-/), cached: false, expiresAt: expect.any(Number) });
@@ -161,19 +166,7 @@ describe('OAuth 2.0 grants against a real authorization server', () => {
   });
 
   it('authorization code with pkce: false sends no challenge and no verifier; scope and audience go to the authorization URL (spec 2.6)', async () => {
-    const port = await freePort();
-    const redirectUri = `http://127.0.0.1:${port}/callback`;
-    let shown = '';
-    const token = await oauth2AccessToken(settings({ grantType: 'authorizationCode', redirectUri, pkce: false, scope: 'read', audience: 'api://x' }), {
-      data,
-      fetchTokens: true,
-      onAuthorizeUrl: (url) => {
-        shown = url;
-        void fetch(url).then((r) => r.text());
-      },
-      authorizeTimeoutMs: 10_000,
-    });
-    const asked = new URL(shown);
+    const { asked, token } = await authorizeOnLoopback({ pkce: false, scope: 'read', audience: 'api://x' });
     expect(asked.searchParams.has('code_challenge')).toBe(false);
     expect(asked.searchParams.has('code_challenge_method')).toBe(false);
     expect([asked.searchParams.get('scope'), asked.searchParams.get('audience')]).toEqual(['read', 'api://x']);
