@@ -122,6 +122,12 @@ export function App() {
   const sendId = useRef<string | null>(null);
   /** An environment switch in flight: a send waits for it, so it uses the environment picked. */
   const switching = useRef<Promise<unknown>>(Promise.resolve());
+  /**
+   * The environment picked while its switch is on its way: a workspace read that started before
+   * the server switched (a file change's) answers with the one before, and must not put it back
+   * (✎ then opened the previous environment).
+   */
+  const pickedEnvironment = useRef<{ id: string | null } | null>(null);
   /** A request being opened (picked in the tree, the palette, History): a send waits for it, so it sends the request picked. */
   const opening = useRef<Promise<unknown>>(Promise.resolve());
   /** Counts the requests picked: only the newest pick's file goes into the editor. */
@@ -158,7 +164,8 @@ export function App() {
       const next = await (takeInitialWorkspace() ?? fetchWorkspace());
       // An older read answering last would put back a tree from before the latest change.
       if (read !== workspaceReads.current) return;
-      setInfo(next);
+      const picked = pickedEnvironment.current;
+      setInfo(picked ? { ...next, activeEnvironment: picked.id } : next);
       setLoadError(null);
       changesSaid.current.tree = next.changes;
       checkMissed();
@@ -669,8 +676,12 @@ export function App() {
 
   /** The environment picked (top bar or palette): shown at once; the editor (✎) and sends use it, not the one the last read reported. */
   const switchEnvironment = (id: string | null) => {
+    const picked = { id };
+    pickedEnvironment.current = picked;
     setInfo((current) => (current ? { ...current, activeEnvironment: id } : current));
-    switching.current = api.post('/api/environment', id ? { id } : {}).then(loadWorkspace, (err: Error) => setNotice(err.message));
+    switching.current = api.post('/api/environment', id ? { id } : {}).then(loadWorkspace, (err: Error) => setNotice(err.message)).finally(() => {
+      if (pickedEnvironment.current === picked) pickedEnvironment.current = null;
+    });
   };
 
   /** The command palette's actions (Ctrl/Cmd+K), with their shortcuts. */
