@@ -24,6 +24,7 @@ import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { paint } from './output.js';
+import { commandArg } from '../support/terminal-text.js';
 import { examples } from './examples.js';
 import { environmentProblems } from './environment-problems.js';
 
@@ -127,8 +128,7 @@ export function registerSecret(program: Command, ctx: CliContext): void {
       const value = await readValue(ctx.stdin ?? process.stdin, name);
       // Empty: most often a CI variable that was not set (`printf %s "$TOKEN" |`); a run with it would fail far from here.
       if (value === '') {
-        // As typed, in quotes when the shell would split it (`-e "Staging EU"`).
-        const env = options.env === undefined ? '' : ` -e ${/^[\w.-]+$/.test(options.env) ? options.env : `"${options.env}"`}`;
+        const env = options.env === undefined ? '' : ` -e ${commandArg(options.env)}`;
         const given = (ctx.stdin ?? process.stdin).isTTY ? 'No value was given' : 'No value on standard input';
         throw new CliError(`${given} for ${name}: nothing was stored. Give the value on standard input (printf %s "$TOKEN" | ferry secret set ${name}${env}), or remove this computer's value with ferry secret unset ${name}${env}.`);
       }

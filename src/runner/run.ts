@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { formatWarning, isUnreadableRequestsFolder } from '../workspace/index.js';
 import type { RunContext } from './context.js';
 import type { Face } from '../request/index.js';
+import { commandArg } from '../support/terminal-text.js';
 import { RunError } from './errors.js';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from './events.js';
 import { closeRunContext, openRunContext, saveRunContext, type ContextOptions } from './open-context.js';
@@ -283,11 +284,6 @@ function placeholdersOfRun(ctx: RunContext, items: readonly RunItem[]): Placehol
     // Set, not only read: `pm.environment.set('userId', …)`, `postman.setEnvironmentVariable("userId", …)`.
     setByScript: (key) => new RegExp(`(?:\\.set|set\\w*Variable)\\(\\s*${quotes}${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${quotes}`).test(all),
   };
-}
-
-/** An environment id as a command line takes it: in quotes when it holds more than letters, digits, `_`, `.` and `-` (`-e "Staging- EU"`). */
-function commandArg(id: string): string {
-  return /^[\w.-]+$/.test(id) ? id : `"${id}"`;
 }
 
 /**

@@ -48,3 +48,8 @@ const COLOUR_OR_UNSAFE = new RegExp(`\x1b\\[[0-9;]*m|${UNSAFE_CLASS}`, 'g');
 export function terminalOutput(text: string): string {
   return text.replace(COLOUR_OR_UNSAFE, (match) => (match.length > 1 ? match : terminalText(match)));
 }
+
+/** A value as a command line takes it: in double quotes when the shell would split it (`-e "Staging EU"`). */
+export function commandArg(value: string): string {
+  return /^[\w.-]+$/.test(value) ? value : `"${value}"`;
+}

@@ -63,7 +63,7 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
                   </td>
                   <td className="muted">
                     {s.takes}. Default: <code>{s.defaultText}</code>
-                    {text !== s.defaultText && <> <button className="link" onClick={() => void save(s, s.defaultText === 'none' ? 'none' : s.defaultText)}>Use the default</button></>}
+                    {text !== s.defaultText && <> <button className="link" onClick={() => void save(s, s.defaultText)}>Use the default</button></>}
                   </td>
                 </tr>
               );

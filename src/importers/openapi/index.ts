@@ -9,7 +9,8 @@ import { isInside } from '../../workspace/index.js';
 import { emptyResult, type ImportedFolderNode, type ImportedNode, type ImportedServer, type ImportResult, type ImportSource, type OpenApiImportInput } from '../types.js';
 import { buildMockRoutes } from './mock-server.js';
 import { buildCollection, type GeneratedCollection } from './build.js';
-import { cleanName, operationFileName } from './names.js';
+import { cleanName } from './names.js';
+import { wordsFileName } from '../sibling-names.js';
 import { parseSpecText, requireSpec } from './parse.js';
 
 /** What detection hands over (`OpenApiImportInput`), plus the workspace the import goes into. */
@@ -73,7 +74,7 @@ export function collectionTree(collection: GeneratedCollection, source: string |
   }
   const untagged: ImportedNode[] = [];
   for (const op of collection.operations) {
-    const node: ImportedNode = { type: 'request', request: op.request, fileNameFallback: operationFileName(op.operation) };
+    const node: ImportedNode = { type: 'request', request: op.request, fileNameFallback: wordsFileName(op.operation) };
     const folder = op.tag !== undefined ? tagFolders.get(op.tag) : undefined;
     (folder ? folder.children : untagged).push(node);
   }

@@ -1,6 +1,5 @@
 /** Names the import gives: requests after their operation, path parameters as camelCase variables. */
 import { MAX_NAME_CHARS } from '../../openapi-document/index.js';
-import { wordsFileName } from '../sibling-names.js';
 
 /** Parameter names too generic to say what they identify: they get the resource in front. */
 const GENERIC_PARAMS = new Set(['id', 'uuid', 'guid', 'key', 'slug', 'name', 'code', 'ref', 'number', 'num', 'no', 'index', 'idx']);
@@ -73,14 +72,6 @@ export function cleanName(value: unknown): string | undefined {
 /** Request name: `summary`, else `operationId`, else `METHOD /path` (spec 4.4.2). */
 export function requestName(operation: Record<string, unknown>, method: string, pathTemplate: string): string {
   return cleanName(operation.summary) ?? cleanName(operation.operationId) ?? cleanName(`${method} ${pathTemplate}`)!;
-}
-
-/**
- * The file name for a request whose name makes none (`..`, `_folder`): its method and path,
- * `GET /users/{id}` → `get-users-id`. Import and update both give it (as `baseFileName`'s fallback).
- */
-export function operationFileName(operation: string): string {
-  return wordsFileName(operation);
 }
 
 /** The operation text the contract check and updates key on: `METHOD /path/{param}`. */

@@ -15,7 +15,7 @@ import { ImportError, type ImportSource } from '../../types.js';
 import { buildCollection, type GeneratedCollection, type GeneratedOperation } from '../build.js';
 import { recordedSource } from '../index.js';
 import { parseSpecText, requireSpec } from '../parse.js';
-import { operationFileName } from '../names.js';
+import { wordsFileName } from '../../sibling-names.js';
 import { isUnusedFolder } from '../../unused-folder.js';
 import { matchOperations, oldOperationFinder, type SavedRequest } from './match.js';
 import { keptSpecPath, readOldDocument } from './old-document.js';
@@ -331,7 +331,7 @@ class Placer {
     const seq = op.tag !== undefined ? this.subfolders.get(op.tag.toLowerCase())!.seq++ : target.seq;
     const value = normalizeRequest({ ...op.request, seq });
     // The import's rule (commit.ts): a name that makes no file name gives one from method and path.
-    const fileName = `${await this.names.claim(target.dir, value.name, operationFileName(op.operation))}.yaml`;
+    const fileName = `${await this.names.claim(target.dir, value.name, wordsFileName(op.operation))}.yaml`;
     this.writes.push({ file: path.join(target.dir, fileName), text: resourceText('request', value) });
     return { operation: op.operation, name: value.name, path: target.relative ? `${target.relative}/${fileName}` : fileName };
   }
