@@ -1,11 +1,23 @@
 /** Every body type of spec 2.5; the data of each type is kept, only `type` decides what is sent. */
 import type { RequestFile } from '../shared/api.js';
+import type { Language } from './CodeEditor.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable } from './KeyValueTable.js';
 import { useGraphqlSchema } from './graphql-schemas.js';
 
 type Body = RequestFile['body'];
 const TYPES = ['none', 'json', 'text', 'xml', 'formUrlencoded', 'multipart', 'binary', 'graphql'] as const;
+
+/** The editor's highlighting: JSON and XML by type, a text body by its Content-Type (HTML, XML or JSON). */
+function editorLanguage(body: Body): Language {
+  if (body.type === 'json') return 'json';
+  if (body.type === 'xml') return 'xml';
+  const type = (body.contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'text/html') return 'html';
+  if (/[/+]xml$/.test(type)) return 'xml';
+  if (/[/+]json$/.test(type)) return 'json';
+  return 'text';
+}
 
 /** `url` picks the GraphQL schema the schema panel read for it (query completion and lint). */
 export function BodyEditor({ body, onChange, variableNames, url = '' }: { body: Body; onChange: (b: Body) => void; variableNames: readonly string[]; url?: string }) {
@@ -25,7 +37,7 @@ export function BodyEditor({ body, onChange, variableNames, url = '' }: { body: 
           {body.type === 'text' && (
             <label className="inline">Content-Type<input aria-label="Content type" value={body.contentType} onChange={(e) => set({ contentType: e.target.value })} /></label>
           )}
-          <CodeEditor label="Body" language={body.type === 'json' ? 'json' : 'text'} value={body.text ?? ''} onChange={(text) => set({ text })} variableNames={variableNames} />
+          <CodeEditor label="Body" language={editorLanguage(body)} value={body.text ?? ''} onChange={(text) => set({ text })} variableNames={variableNames} />
         </>
       )}
       {body.type === 'formUrlencoded' && <KeyValueTable label="Form field" rows={body.form} onChange={(form) => set({ form })} />}

@@ -1,12 +1,14 @@
 /**
  * CodeMirror 6 for bodies and scripts: `{{variable}}` marked and completed, JSON or JavaScript
- * highlighting, GraphQL with completion and inline lint from the schema read by introspection
- * (cm6-graphql, loaded only when a GraphQL query is edited).
+ * highlighting, XML and HTML highlighting (code-modes.ts, loaded when first shown), GraphQL with
+ * completion and inline lint from the schema read by introspection (cm6-graphql, loaded only when
+ * a GraphQL query is edited).
  */
 import { autocompletion, type CompletionContext, type CompletionResult, type CompletionSource } from '@codemirror/autocomplete';
 import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
+import { codeMode } from './code-modes.js';
 import { useCodeMirror } from './editor-look.js';
 import type { GraphQLSchema } from 'graphql';
 import { useEffect, useRef } from 'react';
@@ -33,7 +35,9 @@ async function graphqlCompletion(context: CompletionContext): Promise<Completion
   return null;
 }
 
-type Language = 'json' | 'javascript' | 'graphql' | 'text';
+export type Language = 'json' | 'javascript' | 'graphql' | 'xml' | 'html' | 'text';
+/** Languages whose mode comes from code-modes.ts (not bundled with the editor). */
+const LOADED_MODES: readonly Language[] = ['xml', 'html'];
 type GraphqlModule = typeof import('cm6-graphql');
 let graphqlModule: Promise<GraphqlModule> | undefined;
 const loadGraphql = () => (graphqlModule ??= import('cm6-graphql'));
@@ -77,8 +81,13 @@ export function CodeEditor({ value, onChange, language = 'text', graphqlSchema, 
 
   useEffect(() => {
     let current = true;
-    const apply = () => view.current?.dispatch({ effects: languageSlot.current.reconfigure(languageExtension(language, graphql.current, schema.current)) });
+    const apply = (mode?: Extension) => view.current?.dispatch({ effects: languageSlot.current.reconfigure(mode ?? languageExtension(language, graphql.current, schema.current)) });
     apply();
+    if (LOADED_MODES.includes(language)) {
+      void codeMode(language).then((mode) => {
+        if (current) apply(mode);
+      });
+    }
     if (language === 'graphql' && !graphql.current) {
       void loadGraphql().then((module) => {
         graphql.current = module;

@@ -1,7 +1,7 @@
 /**
- * The highlighting mode of each Copy as code target, loaded when that language is first shown
- * (dynamic imports: the page's first load carries none of them). Windows cmd, and a target
- * without a mode here, are shown as plain text.
+ * The highlighting mode of each Copy as code target, and of the body editor's XML and HTML,
+ * loaded when that language is first shown (dynamic imports: the page's first load carries none
+ * of them). Windows cmd, and a target without a mode here, are shown as plain text.
  */
 import { StreamLanguage, type StreamParser } from '@codemirror/language';
 import type { Extension } from '@codemirror/state';
@@ -13,6 +13,8 @@ const legacy = (load: () => Promise<StreamParser<unknown>>): Load => async () =>
 
 const shell = legacy(async () => (await import('@codemirror/legacy-modes/mode/shell')).shell);
 const powershell = legacy(async () => (await import('@codemirror/legacy-modes/mode/powershell')).powerShell);
+const markup = (pick: (m: typeof import('@codemirror/legacy-modes/mode/xml')) => StreamParser<unknown>) =>
+  legacy(async () => pick(await import('@codemirror/legacy-modes/mode/xml')));
 const clike = (pick: (m: typeof import('@codemirror/legacy-modes/mode/clike')) => StreamParser<unknown>) =>
   legacy(async () => pick(await import('@codemirror/legacy-modes/mode/clike')));
 
@@ -36,12 +38,15 @@ const MODES: Record<string, Load> = {
   rust: legacy(async () => (await import('@codemirror/legacy-modes/mode/rust')).rust),
   dart: clike((m) => m.dart),
   c: clike((m) => m.c),
+  // The body editor's (BodyEditor.tsx): one chunk for both.
+  xml: markup((m) => m.xml),
+  html: markup((m) => m.html),
 };
 
 const loaded = new Map<string, Promise<Extension>>();
 
-/** The mode for a target (`[]`: plain text); each is loaded once. A mode that fails to load leaves the code plain. */
-export function codeMode(lang: string, lib: string): Promise<Extension> {
+/** The mode for a target, or a language without libraries (`xml`; `[]`: plain text); each is loaded once. A mode that fails to load leaves the code plain. */
+export function codeMode(lang: string, lib = ''): Promise<Extension> {
   const key = MODES[`${lang}/${lib}`] ? `${lang}/${lib}` : lang;
   const load = MODES[key];
   if (!load) return Promise.resolve([]);

@@ -39,10 +39,11 @@ export const theme = EditorView.theme({
  * replaces, is for light pages: on the dark theme keywords and strings fell to 1.3:1–2.3:1.
  */
 export const highlighting = syntaxHighlighting(HighlightStyle.define([
-  { tag: t.keyword, color: 'var(--code-keyword)' },
+  // XML and HTML (the body editor, PHP's markup): element names as keywords, attributes as names.
+  { tag: [t.keyword, t.tagName], color: 'var(--code-keyword)' },
   { tag: [t.string, t.special(t.string), t.regexp, t.escape, t.character, t.deleted], color: 'var(--code-string)' },
   { tag: [t.number, t.bool, t.null, t.atom, t.url, t.literal, t.inserted, t.labelName, t.contentSeparator], color: 'var(--code-number)' },
-  { tag: [t.definition(t.variableName), t.function(t.variableName), t.definition(t.propertyName), t.local(t.variableName), t.special(t.variableName), t.macroName], color: 'var(--code-name)' },
+  { tag: [t.definition(t.variableName), t.function(t.variableName), t.definition(t.propertyName), t.local(t.variableName), t.special(t.variableName), t.macroName, t.attributeName], color: 'var(--code-name)' },
   { tag: [t.typeName, t.className, t.namespace], color: 'var(--code-type)' },
   { tag: [t.comment, t.meta], color: 'var(--code-comment)' },
   { tag: t.invalid, color: 'var(--bad)' },

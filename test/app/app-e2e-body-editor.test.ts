@@ -1,0 +1,158 @@
+/**
+ * `ferry app` in Chromium, the body editor (spec 2.5): XML and HTML bodies highlighted with
+ * the mode code-modes.ts loads when first shown (not with the page), and a binary body's
+ * Content-Type set from its pane, saved to the request file and sent with the file's bytes to a
+ * real server on 127.0.0.1.
+ */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppServer } from '../../src/app/server/index.js';
+
+import { browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { defineContrast } from '../support/contrast.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+
+/** Answers what it got: the Content-Type and the body's bytes as hex. */
+function startEcho(): Promise<{ base: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ contentType: req.headers['content-type'] ?? null, hex: Buffer.concat(chunks).toString('hex') }));
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        base: `http://127.0.0.1:${port}`,
+        close: () => new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+      });
+    });
+  });
+}
+
+async function waitForFile(file: string, test: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const text = await fs.readFile(file, 'utf8').catch(() => '');
+    if (test(text)) return text;
+    if (Date.now() - started > timeoutMs) throw new Error(`${file} did not get the expected content; it holds:\n${text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x10]);
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor', () => {
+  let ws: TempWorkspace;
+  let echo: Awaited<ReturnType<typeof startEcho>>;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+  /** The page's script chunks fetched so far: the XML mode loads when an XML body is shown. */
+  const chunks: string[] = [];
+  const fetched = (name: string) => chunks.some((c) => c.startsWith(`${name}-`));
+  const request = (name: string) => path.join(ws.root, 'requests', name);
+
+  beforeAll(async () => {
+    echo = await startEcho();
+    ws = await makeWorkspace({
+      'requests/Order.yaml': { name: 'Order', seq: 1, method: 'POST', url: `${echo.base}/orders`, body: { type: 'xml', text: '<?xml version="1.0"?>\n<order id="7">\n  <!-- one item -->\n  <item sku="{{sku}}">Tea</item>\n</order>' } },
+      'requests/Page.yaml': { name: 'Page', seq: 2, method: 'POST', url: `${echo.base}/pages`, body: { type: 'text', contentType: 'text/html; charset=utf-8', text: '<!doctype html>\n<html><body class="x"><h1>Hi</h1></body></html>' } },
+      'requests/Note.yaml': { name: 'Note', seq: 3, method: 'POST', url: `${echo.base}/notes`, body: { type: 'text', text: '<order> is plain text here' } },
+      'requests/Upload.yaml': { name: 'Upload', seq: 4, method: 'PUT', url: `${echo.base}/files`, body: { type: 'binary', file: 'files/logo.png' } },
+    });
+    await fs.mkdir(path.join(ws.root, 'files'));
+    await fs.writeFile(path.join(ws.root, 'files/logo.png'), BYTES);
+    ({ app, browser, page } = await openAppPage(ws, { goto: false, stepTimeoutMs: 20_000 }));
+    page.on('request', (r) => {
+      const chunk = /\/assets\/([^/]+\.js)$/.exec(r.url())?.[1];
+      if (chunk) chunks.push(chunk);
+    });
+    await gotoApp(page, app);
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeAppPage({ browser, app });
+    await echo?.close();
+    await ws?.cleanup();
+  });
+
+  const open = async (name: string) => {
+    await page.getByRole('treeitem', { name: new RegExp(`${name}$`) }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe(name);
+  };
+  const bodyTab = () => page.getByRole('tablist', { name: 'Parts of the request' }).getByRole('tab', { name: /^Body/ }).click();
+  /** A token of the body editor drawn as its own span (highlighted), by its exact text. */
+  const token = (text: string) => page.locator('.code-editor[data-label="Body"] .cm-line span', { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+  /** The token's colour and its line's (plain text) colour. */
+  const colours = (text: string) => token(text).first().evaluate((span) => [getComputedStyle(span).color, getComputedStyle(span.closest('.cm-line')!).color]);
+  const send = async () => {
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
+    return JSON.parse(await page.getByTestId('response-body').textContent() ?? '') as { contentType: string | null; hex: string };
+  };
+
+  it('highlights an XML body with the XML mode, which the page\'s first load does not carry', async () => {
+    await open('Order');
+    // The page opens on Params: no editor and no mode fetched yet.
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(['xml', 'CodeEditor'].filter(fetched)).toEqual([]);
+    await bodyTab();
+    await expect.poll(() => token('item').count()).toBeGreaterThan(0);
+    expect(fetched('xml')).toBe(true);
+    // Element names, attribute names, their values and the comment each in another colour than plain text.
+    for (const text of ['order', 'sku', '"7"', '<!-- one item -->']) {
+      const [own, line] = await colours(text);
+      expect(own, text).not.toBe(line);
+    }
+    // Element and attribute names differ from each other; {{variables}} stay marked inside a value.
+    expect((await colours('order'))[0]).not.toBe((await colours('sku'))[0]);
+    expect(await page.locator('.code-editor[data-label="Body"] .cm-variable').allTextContents()).toEqual(['{{sku}}']);
+    // Readable in both themes (4.5:1, as the Copy as code view's tokens). The {{variable}} mark is
+    // left out: its tint is a color-mix() the page-side measure cannot read.
+    await page.evaluate(defineContrast);
+    const toggle = page.getByRole('button', { name: 'Toggle theme' });
+    const low: string[] = [];
+    for (const theme of ['light', 'dark']) {
+      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await toggle.click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      low.push(...await page.locator('.code-editor[data-label="Body"] .cm-line span').evaluateAll((spans, where) => spans
+        .filter((s) => !s.closest('.cm-variable') && !s.querySelector('.cm-variable'))
+        .map((s) => [s.textContent, window.ferryContrast.of(s)] as const)
+        .filter(([, ratio]) => ratio < 4.5)
+        .map(([text, ratio]) => `${where}: ${text} ${ratio}`), theme));
+    }
+    expect(low).toEqual([]);
+    await toggle.click();
+  });
+
+  it('highlights a text body by its Content-Type: HTML as HTML, text/plain as plain text', async () => {
+    await open('Page');
+    await bodyTab();
+    await expect.poll(() => token('h1').count()).toBe(2);
+    const [own, line] = await colours('h1');
+    expect(own).not.toBe(line);
+    expect((await colours('class'))[0]).not.toBe(line);
+    await open('Note');
+    await bodyTab();
+    await expect.poll(() => page.locator('.code-editor[data-label="Body"] .cm-line').first().textContent()).toBe('<order> is plain text here');
+    expect(await token('order').count()).toBe(0);
+    // Switched to application/xml, the same text is XML.
+    await page.getByLabel('Content type', { exact: true }).fill('application/xml');
+    await expect.poll(() => token('order').count()).toBe(1);
+    await waitForFile(request('Note.yaml'), (t) => t.includes('contentType: application/xml'));
+  });
+});
