@@ -155,4 +155,48 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
     await expect.poll(() => token('order').count()).toBe(1);
     await waitForFile(request('Note.yaml'), (t) => t.includes('contentType: application/xml'));
   });
+
+  it('sets a binary body\'s Content-Type from its pane: saved as body.contentType and sent with the file', async () => {
+    await open('Upload');
+    await bodyTab();
+    const field = page.getByLabel('File content type');
+    // None chosen: the file goes out as application/octet-stream, as the placeholder says.
+    expect(await field.inputValue()).toBe('');
+    expect(await field.getAttribute('placeholder')).toBe('application/octet-stream (default)');
+    let got = await send();
+    expect(got).toEqual({ contentType: 'application/octet-stream', hex: BYTES.toString('hex') });
+    // Common types are offered.
+    expect(await page.locator('#body-file-types option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toContain('image/png');
+
+    await field.fill('image/png');
+    const saved = await waitForFile(request('Upload.yaml'), (t) => t.includes('contentType'));
+    // The spec's field names, in its order (type, contentType, file).
+    expect(saved).toContain('body:\n  type: binary\n  contentType: image/png\n  file: files/logo.png\n');
+    got = await send();
+    expect(got).toEqual({ contentType: 'image/png', hex: BYTES.toString('hex') });
+
+    // text/plain is the field's default: kept in the field while typed, with what to do instead.
+    await field.fill('text/plain');
+    expect(await field.inputValue()).toBe('text/plain');
+    await expect.poll(() => page.getByTestId('binary-text-plain').textContent()).toContain('add a Content-Type header row');
+    await waitForFile(request('Upload.yaml'), (t) => !t.includes('contentType'));
+
+    // Emptied: the default again, nothing in the file.
+    await field.fill('');
+    expect(await page.getByTestId('binary-text-plain').count()).toBe(0);
+    expect(await fs.readFile(request('Upload.yaml'), 'utf8')).not.toContain('contentType');
+    got = await send();
+    expect(got.contentType).toBe('application/octet-stream');
+
+    // A Content-Type header row wins over the body's type: the pane says so.
+    await field.fill('application/pdf');
+    await page.getByRole('tablist', { name: 'Parts of the request' }).getByRole('tab', { name: /^Headers/ }).click();
+    await page.getByLabel('Header key 1').fill('Content-Type');
+    await page.getByLabel('Header value 1').fill('text/plain');
+    await bodyTab();
+    await expect.poll(() => page.getByTestId('body-type-header').textContent()).toContain('text/plain');
+    got = await send();
+    expect(got).toEqual({ contentType: 'text/plain', hex: BYTES.toString('hex') });
+    await waitForFile(request('Upload.yaml'), (t) => t.includes('contentType: application/pdf') && t.includes('key: Content-Type'));
+  });
 });

@@ -4,9 +4,17 @@ import type { Language } from './CodeEditor.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable } from './KeyValueTable.js';
 import { useGraphqlSchema } from './graphql-schemas.js';
+import { useState } from 'react';
 
 type Body = RequestFile['body'];
 const TYPES = ['none', 'json', 'text', 'xml', 'formUrlencoded', 'multipart', 'binary', 'graphql'] as const;
+
+/** The default of `contentType` (2.5): what a text body is sent as, and what a binary body treats as none chosen. */
+const TEXT_DEFAULT = 'text/plain';
+/** What a binary body without a chosen type is sent as (request/body.ts). */
+const BINARY_DEFAULT = 'application/octet-stream';
+/** Offered for a binary body (any other type may be typed). */
+const FILE_TYPES = [BINARY_DEFAULT, 'application/pdf', 'application/zip', 'application/gzip', 'application/x-protobuf', 'application/json', 'application/xml', 'text/csv', 'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml', 'audio/mpeg', 'video/mp4'];
 
 /** The editor's highlighting: JSON and XML by type, a text body by its Content-Type (HTML, XML or JSON). */
 function editorLanguage(body: Body): Language {
@@ -19,11 +27,42 @@ function editorLanguage(body: Body): Language {
   return 'text';
 }
 
-/** `url` picks the GraphQL schema the schema panel read for it (query completion and lint). */
-export function BodyEditor({ body, onChange, variableNames, url = '' }: { body: Body; onChange: (b: Body) => void; variableNames: readonly string[]; url?: string }) {
+/**
+ * A binary body's Content-Type: `contentType`, which keeps its text-body default `text/plain`
+ * when none is chosen (the file then omits it and the file goes out as octet-stream). Empty
+ * here is that default; what is being typed stays shown even when it is `text/plain` itself.
+ */
+function BinaryContentType({ value, onChange }: { value: string; onChange: (contentType: string) => void }) {
+  const [draft, setDraft] = useState('');
+  const stored = (typed: string) => (typed.trim() === '' ? TEXT_DEFAULT : typed);
+  const shown = stored(draft) === value ? draft : value === TEXT_DEFAULT ? '' : value;
+  return (
+    <>
+      <label className="inline">Content-Type
+        <input aria-label="File content type" list="body-file-types" placeholder={`${BINARY_DEFAULT} (default)`} value={shown} onChange={(e) => { setDraft(e.target.value); onChange(stored(e.target.value)); }} />
+      </label>
+      <datalist id="body-file-types">{FILE_TYPES.map((t) => <option key={t} value={t} />)}</datalist>
+      {shown.trim().toLowerCase() === TEXT_DEFAULT && (
+        <p className="warn small" data-testid="binary-text-plain">
+          text/plain is this field's default, which a binary body sends as {BINARY_DEFAULT}: to send the file as text/plain, add a Content-Type header row (Headers tab).
+        </p>
+      )}
+    </>
+  );
+}
+
+/** `url` picks the GraphQL schema the schema panel read for it (query completion and lint); `headers` are the request's own rows. */
+export function BodyEditor({ body, onChange, variableNames, url = '', headers = [] }: { body: Body; onChange: (b: Body) => void; variableNames: readonly string[]; url?: string; headers?: RequestFile['headers'] }) {
   const schema = useGraphqlSchema(url);
   const set = (patch: Partial<Body>) => onChange({ ...body, ...patch });
   const graphql = body.graphql ?? { query: '', variables: '', operationName: '' };
+  // A Content-Type row of the request's own headers is sent instead of the body's (request/prepare.ts).
+  const headerType = headers.find((h) => h.enabled !== false && h.key.trim().toLowerCase() === 'content-type');
+  const headerNote = headerType && (
+    <p className="muted small" data-testid="body-type-header">
+      Sent with the Content-Type header row instead: <code>{headerType.value}</code> (Headers tab).
+    </p>
+  );
   return (
     <div className="body-editor">
       <label className="inline">
@@ -35,7 +74,10 @@ export function BodyEditor({ body, onChange, variableNames, url = '' }: { body: 
       {(body.type === 'json' || body.type === 'text' || body.type === 'xml') && (
         <>
           {body.type === 'text' && (
-            <label className="inline">Content-Type<input aria-label="Content type" value={body.contentType} onChange={(e) => set({ contentType: e.target.value })} /></label>
+            <>
+              <label className="inline">Content-Type<input aria-label="Content type" value={body.contentType} onChange={(e) => set({ contentType: e.target.value })} /></label>
+              {headerNote}
+            </>
           )}
           <CodeEditor label="Body" language={editorLanguage(body)} value={body.text ?? ''} onChange={(text) => set({ text })} variableNames={variableNames} />
         </>
@@ -64,7 +106,11 @@ export function BodyEditor({ body, onChange, variableNames, url = '' }: { body: 
         </table>
       )}
       {body.type === 'binary' && (
-        <label className="inline">File (relative to the workspace folder)<input aria-label="Body file" value={body.file ?? ''} onChange={(e) => set({ file: e.target.value || undefined })} /></label>
+        <>
+          <label className="inline">File (relative to the workspace folder)<input aria-label="Body file" value={body.file ?? ''} onChange={(e) => set({ file: e.target.value || undefined })} /></label>
+          <BinaryContentType value={body.contentType ?? TEXT_DEFAULT} onChange={(contentType) => set({ contentType })} />
+          {headerNote}
+        </>
       )}
       {body.type === 'graphql' && (
         <div className="graphql">

@@ -140,7 +140,7 @@ export function RequestEditor({ request, path, onChange, onSend, onCancel, onGet
         )}
         {shownTab === 'Headers' && view?.sendsHeaders === false && <p className="muted" data-testid="kind-headers-note">{`No headers are sent by ${kindsOf(view)}: rows here are kept in the file, for when the request is switched back to a kind that sends them.`}</p>}
         {shownTab === 'Headers' && <KeyValueTable label="Header" rows={request.headers} onChange={(rows) => set({ headers: rows })} />}
-        {shownTab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} url={request.url} />}
+        {shownTab === 'Body' && <BodyEditor body={request.body} onChange={(body) => set({ body })} variableNames={variableNames} url={request.url} headers={request.headers} />}
         {shownTab === 'Auth' && view?.sendsAuth && <p className="muted" data-testid="kind-auth-note">{kindAuthNote(view)}</p>}
         {shownTab === 'Auth' && <AuthEditor key={path} auth={request.auth as { type: string; [k: string]: unknown }} onChange={(auth) => set({ auth: auth as RequestFile['auth'] })} onGetToken={onGetToken} inherited={inherited} onOpenSettings={onOpenSettings} />}
         {shownTab === 'Settings' && <SettingsEditor request={request} onChange={onChange} />}
