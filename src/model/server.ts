@@ -13,6 +13,18 @@ export const APP_DEFAULT_PORTS: Record<ServerKind, number> = {
   http: 3000, websocket: 3001, sse: 3002, socketio: 3003, mcp: 3004, tcp: 9000, udp: 9001, dns: 1053, tcpProxy: 9100,
 };
 
+/**
+ * The port a server made in the app gets (2.11): its kind's, unless a server file of the
+ * workspace already asks for it (`used`); then the next one above it that none asks for (two HTTP
+ * servers made one after the other got 3000 both, and the second could not start). 0 (any free
+ * port) when none is left.
+ */
+export function newServerPort(kind: ServerKind, used: Iterable<number>): number {
+  const taken = new Set(used);
+  for (let port = APP_DEFAULT_PORTS[kind]; port <= 65535; port++) if (!taken.has(port)) return port;
+  return 0;
+}
+
 const MODES = ['echo', 'rules', 'manual', 'discard'] as const;
 
 /**

@@ -485,6 +485,31 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       expect(unnamed.body).toMatchObject({ field: 'name', error: expect.stringMatching(/^the new tcp server: name: .+; nothing was saved\.$/) });
       expect((await client.call('POST', '/api/server', { kind: 'tcp' })).status).toBe(400);
     });
+
+    it("a new server takes its kind's app port unless a server file asks for it, then the next port none asks for", async () => {
+      const make = async (name: string, kind: string) => {
+        const made = await client.call('POST', '/api/server', { name, kind });
+        expect(made.status, made.text).toBe(200);
+        return (made.body as ServerEditorView).server.port;
+      };
+      const file = (name: string) => fs.readFile(path.join(ws.root, `servers/${name}.yaml`), 'utf8');
+      // Two HTTP servers one after the other: 3000, then 3001 (the workspace's other servers ask for any free port).
+      expect(await make('First', 'http')).toBe(3000);
+      expect(await make('Second', 'http')).toBe(3001);
+      expect(await file('First')).toBe('name: First\nport: 3000\n');
+      expect(await file('Second')).toBe('name: Second\nport: 3001\n');
+      // Every kind: a WebSocket server's 3001 is Second's now.
+      expect(await make('Socket', 'websocket')).toBe(3002);
+      expect(await file('Socket')).toBe('name: Socket\nkind: websocket\nport: 3002\n');
+      // A file written outside the app counts, even one that does not read yet (it will ask for its port once fixed).
+      await fs.writeFile(path.join(ws.root, 'servers/draft.yaml'), 'name: Draft\nkind: http\nport: 3003\nhttp:\n  routes:\n    - path: no-slash\n');
+      await until('the draft listed with its error', async () => ((await client.call('GET', '/api/servers')).body as ServerView[]).some((s) => s.id === 'draft' && s.error));
+      expect(await make('Events', 'sse')).toBe(3004);
+      // Made at the same time, two TCP servers still get two ports.
+      const both = await Promise.all([make('Raw one', 'tcp'), make('Raw two', 'tcp')]);
+      expect(both.sort((a, b) => a - b)).toEqual([9000, 9001]);
+      expect([await file('Raw one'), await file('Raw two')].sort()).toEqual(['name: Raw one\nkind: tcp\nport: 9000\n', 'name: Raw two\nkind: tcp\nport: 9001\n']);
+    });
   });
 });
 

@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import { KnownServers } from '../../appdata/index.js';
-import { APP_DEFAULT_PORTS, parseResource, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
+import { newServerPort, parseResource, SERVER_KINDS, type ServerFile, type ServerKind } from '../../model/index.js';
 import { checkServerSettings, isServerKindBuilt, NEW_SERVER_KIND_PICKED, NEW_SERVER_KINDS, plainRecord, SERVER_KIND_INFO, ServerError, startWorkspaceServers, TrafficLog, type RunningServer, type ServerNotice } from '../../servers/index.js';
 import { SecretMask } from '../../variables/index.js';
 // Not through variables/index.js, which every run loads: only the app and ferry mcp mask whole results.
@@ -23,6 +23,7 @@ import type { LiveChannel } from './live.js';
 import { checkFileHolds } from './save-base.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import { serverEditorView, serverFromEdit, typedSection } from './server-editor.js';
+import { brokenServerFiles, serverFilePorts } from './server-files.js';
 import { writing } from './routes-workspace.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -54,6 +55,8 @@ export class AppServers {
   /** Servers started or stopped by hand since the app opened: the autoStart pass no longer starts them on a save. */
   private readonly byHand = new Set<string>();
   private closed = false;
+  /** New servers being made (`create`), one after the other. */
+  private creating: Promise<unknown> = Promise.resolve();
   /** The autoStart pass, run once the app listens (`begin`); lists wait for it. */
   autoStarted: Promise<void> = Promise.resolve();
 
@@ -177,10 +180,7 @@ export class AppServers {
       };
     });
     // Server files that do not parse are listed with their error, as in the sidebar.
-    for (const warning of ws.warnings) {
-      const rest = warning.file.slice(SERVERS_DIR.length + 1);
-      if (!warning.file.startsWith(`${SERVERS_DIR}/`) || rest.includes('/')) continue;
-      const id = rest.replace(/\.ya?ml$/, '');
+    for (const [id, warning] of brokenServerFiles(ws)) {
       if (!rows.some((r) => r.id === id)) rows.push({ id, name: id, kind: '', port: 0, host: '', running: false, error: formatWarning(warning) });
     }
     return rows;
@@ -356,10 +356,20 @@ export class AppServers {
     return readTextFile(path.join(this.state.workspace.root, relative)).catch(() => undefined);
   }
 
-  /** A new server file of `kind`, with the port servers made in the app get (2.11); `page` as for `save`. */
-  async create(name: string, kind: string, page?: string): Promise<ServerEditorView> {
+  /**
+   * A new server file of `kind`, with the port servers made in the app get (2.11), one no other
+   * server file asks for; `page` as for `save`. One at a time: each sees the ports of those before.
+   */
+  create(name: string, kind: string, page?: string): Promise<ServerEditorView> {
+    const made = this.creating.then(() => this.createNow(name, kind, page));
+    this.creating = made.catch(() => undefined);
+    return made;
+  }
+
+  private async createNow(name: string, kind: string, page?: string): Promise<ServerEditorView> {
     if (!(SERVER_KINDS as readonly string[]).includes(kind)) throw new ApiError(400, `kind: expected one of ${SERVER_KINDS.join(', ')}, got ${JSON.stringify(kind)}.`);
-    const server = serverFromEdit(`the new ${kind} server`, undefined, { server: { name, kind, port: APP_DEFAULT_PORTS[kind as ServerKind] } }) satisfies ServerFile;
+    const port = newServerPort(kind as ServerKind, await serverFilePorts(this.state.workspace, (file) => this.fileText(file)));
+    const server = serverFromEdit(`the new ${kind} server`, undefined, { server: { name, kind, port } }) satisfies ServerFile;
     const root = this.state.workspace.root;
     const id = await writing(this.state, () => createEntry(root, 'server', server), page);
     await this.known.remember(id, server).catch(() => undefined);
