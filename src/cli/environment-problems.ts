@@ -1,5 +1,5 @@
 /** What `ferry env ls` and `ferry secret ls` say about environment files they cannot list. */
-import { ENVIRONMENTS_DIR, formatWarning, type Workspace } from '../workspace/index.js';
+import { ENVIRONMENTS_DIR, formatWarning, isSubfolderWarning, type Workspace } from '../workspace/index.js';
 
 /**
  * The problems of environment files (spec 2.1.9: a file that does not parse is shown with its
@@ -12,7 +12,8 @@ export function environmentProblems(ws: Workspace, listed: readonly string[]): s
   return ws.warnings
     .filter((w) => w.file.startsWith(prefix))
     .map((w) => {
-      const left = !ids.has(w.file.slice(prefix.length).replace(/\.yaml$/i, '')) && !/skipped\.$/.test(w.message);
+      // A subfolder's warning says what to do already; it is no file left out of the list.
+      const left = !isSubfolderWarning(w) && !ids.has(w.file.slice(prefix.length).replace(/\.yaml$/i, '')) && !/skipped\.$/.test(w.message);
       return `ferry: ${formatWarning(w)}${left ? ' (not listed: fix the file to use it)' : ''}`;
     });
 }

@@ -11,6 +11,7 @@ import { checkNewDisplayName, uniqueFileName } from './names.js';
 import { ENVIRONMENTS_DIR, LOADTESTS_DIR, SERVERS_DIR } from './open.js';
 import { NameError, requireSavedName } from './requests.js';
 import { readResource } from './read-resource.js';
+import { isSubfolderWarning } from './resource-subfolders.js';
 import { saveResource, type SaveOptions } from './save.js';
 import { isYamlFile, stripYaml } from './tree.js';
 import type { Workspace } from './types.js';
@@ -64,7 +65,10 @@ export function entriesHere(workspace: Workspace, kind: EntryKind): string {
     .filter((id): id is string => id !== undefined && !known.includes(id));
   const [plural, singular] = WORDS[kind];
   const here = known.length ? `${plural} here: ${known.join(', ')}.` : unreadable.length ? `No ${singular} here can be used.` : `This workspace has no ${plural.toLowerCase()} (${folder}*.yaml).`;
-  return `${here}${unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : ''}`;
+  // Items grouped into a subfolder by hand (`environments/prod/api.yaml`) are likely the one asked for.
+  const subfolders = workspace.warnings.filter((w) => w.file.startsWith(folder) && isSubfolderWarning(w)).map((w) => `${w.file}/`);
+  const grouped = subfolders.length ? ` Not read, being in a subfolder: ${subfolders.join(', ')} (move ${subfolders.length === 1 ? 'its' : 'their'} .yaml files up into ${folder}).` : '';
+  return `${here}${unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : ''}${grouped}`;
 }
 
 /** Saves a new environment, server or load test; returns its id. The folder is created on first save. */

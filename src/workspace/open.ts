@@ -16,6 +16,7 @@ import { readRequestTreePart } from './tree-part.js';
 import { ListingCache, NeedsParsing, type ListingCacheOptions } from './listing-cache.js';
 import type { Entry, FolderNode, Warning, Workspace } from './types.js';
 import { renderYaml } from './yaml-file.js';
+import { subfolderWarning } from './resource-subfolders.js';
 
 /** The model's schemas and the YAML parsers, loaded when a file must be read (not by a listing the cache gives whole). */
 const loadParsing = () => import('./parsing.js');
@@ -359,13 +360,16 @@ async function readEntries<T extends { seq?: number }>(root: string, dir: string
     names = [];
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
-      if (!isYamlFile(entry.name)) {
-        const yml = entry.isFile() ? ymlWarning(`${dir}/${entry.name}`) : undefined;
-        if (yml) warnings.push(yml);
-        continue;
-      }
+      // Every link is said, whatever its name (a linked folder of environments too), as under requests/.
       if (entry.isSymbolicLink()) {
         warnings.push({ file: `${dir}/${entry.name}`, message: symlinkMessage(`${dir}/${entry.name}`) });
+      } else if (entry.isDirectory()) {
+        // Not read (one item per file, directly here); one that holds .yaml files is said once.
+        const subfolder = subfolderWarning(root, dir, entry.name);
+        if (subfolder) warnings.push(subfolder);
+      } else if (!isYamlFile(entry.name)) {
+        const yml = entry.isFile() ? ymlWarning(`${dir}/${entry.name}`) : undefined;
+        if (yml) warnings.push(yml);
       } else if (entry.isFile()) {
         names.push(entry.name);
       }

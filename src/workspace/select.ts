@@ -3,7 +3,7 @@
  * optional), folders (everything inside), or the whole workspace when nothing is named.
  */
 import path from 'node:path';
-import { findFolder } from './tree.js';
+import { findFolder, isYamlFile } from './tree.js';
 import type { RequestFile, RequestSummary } from '../model/index.js';
 import type { BrokenNode, FolderNode, RequestNode, Warning } from './types.js';
 
@@ -171,8 +171,9 @@ function suggest<R extends RequestSummary>(all: RunItem<R>[], wanted: string): s
 
 /**
  * The file warnings that concern a run of `items`: the workspace file's, the requests folder's,
- * those of the items' own files and of the folders above them (their `_folder.yaml`); the others
- * (other requests, environments, servers, load tests) are only counted.
+ * those of the items' own files and of the folders above them (their `_folder.yaml`), and what in
+ * environments/ is not read as an environment; the others (other requests, environment files,
+ * servers, load tests) are only counted.
  */
 export function warningsOfRun<R extends RequestSummary>(warnings: readonly Warning[], items: readonly RunItem<R>[]): { own: Warning[]; others: number } {
   const files = new Set<string>(['ferry.yaml', 'requests', 'requests/_folder.yaml']);
@@ -184,6 +185,13 @@ export function warningsOfRun<R extends RequestSummary>(warnings: readonly Warni
       files.add(`requests/${folder.path}/_folder.yaml`);
     }
   }
-  const own = warnings.filter((w) => files.has(w.file));
+  // A run reads environments/ (its variables, -e): what there is not read as an environment (a
+  // subfolder, a .yml file) is said in full, since the run may be missing it.
+  const own = warnings.filter((w) => files.has(w.file) || notReadAsEnvironment(w));
   return { own, others: warnings.length - own.length };
+}
+
+/** A warning about something in environments/ that is not read as an environment: a subfolder, a `.yml` file (not a broken `.yaml`, said when that environment is used). */
+function notReadAsEnvironment(warning: Warning): boolean {
+  return /^environments\/[^/]+$/.test(warning.file) && !isYamlFile(warning.file);
 }

@@ -27,13 +27,18 @@ export function isYamlFile(name: string): boolean {
 
 const YML_NAME = /\.yml$/i;
 
+/** True for a name ending in `.yml` (any case): a YAML file Ferry does not read, but says so (`ymlWarning`). */
+export function isYmlFile(name: string): boolean {
+  return YML_NAME.test(name);
+}
+
 /**
  * A `.yml` file where Ferry reads `.yaml` ones (requests/, environments/, servers/, loadtests/):
  * not read, and said so with the name to give it, rather than left out without a word. `label`
  * is its path in the workspace; undefined for any other name.
  */
 export function ymlWarning(label: string): Warning | undefined {
-  if (!YML_NAME.test(label)) return undefined;
+  if (!isYmlFile(label)) return undefined;
   const renamed = `${path.posix.basename(label).slice(0, -4)}.yaml`;
   return { file: label, message: `${label} is not read: Ferry reads .yaml files only. Rename it to ${renamed}.` };
 }

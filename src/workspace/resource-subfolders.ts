@@ -1,0 +1,60 @@
+/**
+ * Subfolders of environments/, servers/ and loadtests/ (spec 2.1.2: one item per file, directly in
+ * the folder; the file name is the id). Their files are not read as items, so ids stay unique and
+ * plain; a subfolder that holds `.yaml` files (`environments/prod/api.yaml`: items grouped by hand)
+ * is said once, with what to do, rather than left out without a word. One with other files only
+ * is data (2.1.2 "any other path": `loadtests/data/users.csv`) and is not warned about.
+ */
+import { readdirSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { isYamlFile, isYmlFile, MAX_TREE_DEPTH } from './tree.js';
+import type { Warning } from './types.js';
+
+const ITEM_WORDS: Record<string, string> = { environments: 'environments', servers: 'servers', loadtests: 'load tests' };
+
+/**
+ * The warning for the subfolder `name` of `dir` (`environments`, `servers`, `loadtests`) when
+ * something in it, at any depth, looks like an item (`.yaml` or `.yml`); undefined otherwise.
+ * Links and dot-names are not entered (2.1.7), as anywhere in the workspace.
+ */
+export function subfolderWarning(root: string, dir: string, name: string): Warning | undefined {
+  const found = firstItemLike(path.join(root, dir, name), name, 1);
+  if (found === undefined) return undefined;
+  const label = `${dir}/${name}`;
+  const items = ITEM_WORDS[dir] ?? dir;
+  return {
+    file: label,
+    message: `${label}/ ${NOT_READ} Ferry reads ${items} from the .yaml files directly in ${dir}/ (the file name is the id), not from its subfolders, and this one holds ${found}. Move the files up into ${dir}/, or start the folder's name with a dot if it is not meant for Ferry.`,
+  };
+}
+
+const NOT_READ = 'is not read:';
+
+/** Whether `warning` is one of `subfolderWarning`'s (a folder, not a file, was left out). */
+export function isSubfolderWarning(warning: Warning): boolean {
+  return warning.message.startsWith(`${warning.file}/ ${NOT_READ} `);
+}
+
+/** The first `.yaml`/`.yml` file under `absolute` (its path from the subfolder's parent, `prod/api.yaml`), looking no deeper than the request tree is read. */
+function firstItemLike(absolute: string, relative: string, depth: number): string | undefined {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(absolute, { withFileTypes: true });
+  } catch {
+    // Unlistable (permissions, a name that is not UTF-8): nothing Ferry could read there either.
+    return undefined;
+  }
+  const folders: string[] = [];
+  // In name order, so the file named is the same on every computer.
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (entry.name.startsWith('.')) continue;
+    if (entry.isFile() && (isYamlFile(entry.name) || isYmlFile(entry.name))) return `${relative}/${entry.name}`;
+    if (entry.isDirectory()) folders.push(entry.name);
+  }
+  if (depth >= MAX_TREE_DEPTH) return undefined;
+  for (const folder of folders) {
+    const found = firstItemLike(path.join(absolute, folder), `${relative}/${folder}`, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

@@ -1,0 +1,74 @@
+/**
+ * A subfolder of environments/ (servers/, loadtests/) holding .yaml files is not read (spec 2.1.2):
+ * `ferry ls`, `ferry run`, `ferry env ls` and the app say so once, naming it and what to do; an
+ * `-e` that names nothing points at it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ferry } from '../support/cli.js';
+import { startHttp1, type Peer } from '../support/servers/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { startAppServer } from '../../src/app/server/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { tempDir } from '../support/temp.js';
+import { ApiClient } from '../app/api-client.js';
+
+const warning = 'environments/prod ü/ is not read: Ferry reads environments from the .yaml files directly in environments/ (the file name is the id), not from its subfolders, and this one holds prod ü/api.yaml. Move the files up into environments/, or start the folder\'s name with a dot if it is not meant for Ferry.';
+
+let peer: Peer;
+let temp: TempWorkspace;
+beforeAll(async () => {
+  peer = await startHttp1();
+  temp = await makeWorkspace({
+    'requests/ok.yaml': { name: 'ok', url: `${peer.url}/echo` },
+    'environments/local.yaml': { name: 'Local' },
+    'environments/prod ü/api.yaml': { name: 'API', variables: [{ key: 'host', value: 'x' }] },
+    'loadtests/data/users.csv': 'user\nann\n',
+    'servers/mocks/users.yaml': { name: 'Users' },
+  });
+  process.env.FERRY_DATA_DIR = temp.dataDir;
+});
+afterAll(async () => {
+  await peer.close();
+  await temp.cleanup();
+});
+
+describe('a subfolder of environments/ in the commands', () => {
+  it('ferry ls --problems names it, and the servers/ one; loadtests/data/ is data, not warned', async () => {
+    const result = await ferry(['-w', temp.root, 'ls', '--problems']);
+    expect(result.stdout).toContain(warning);
+    expect(result.stdout).toContain('servers/mocks/ is not read: Ferry reads servers from the .yaml files directly in servers/');
+    expect(result.stdout).not.toContain('loadtests/');
+    expect(result.stdout).toContain('2 files with problems.');
+  });
+
+  it('ferry run says it in full (the run reads environments/); the servers/ one is counted', async () => {
+    const result = await ferry(['-w', temp.root, 'run']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`! ${warning}`);
+    expect(result.stdout).toContain('! 1 other file problem: run `ferry ls --problems` to see it.');
+  });
+
+  it('ferry run -e with an id found nowhere points at the subfolder', async () => {
+    const result = await ferry(['-w', temp.root, 'run', '-e', 'api']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Environments here: local. Not read, being in a subfolder: environments/prod ü/ (move its .yaml files up into environments/).');
+  });
+
+  it('ferry env ls says it once, without calling it a file left out', async () => {
+    const result = await ferry(['-w', temp.root, 'env', 'ls']);
+    expect(result.stderr.trim()).toBe(`ferry: ${warning}`);
+  });
+
+  it('the app lists it with the workspace\'s other file warnings', async () => {
+    const app = await startAppServer({ workspace: await openWorkspace(temp.root), webRoot: await tempDir() });
+    try {
+      const client = new ApiClient(app.port);
+      await client.login(app.token);
+      const info = (await client.call('GET', '/api/workspace')).body as { warnings: string[]; environments: { id: string }[] };
+      expect(info.warnings).toContain(warning);
+      expect(info.environments.map((e) => e.id)).toEqual(['local']);
+    } finally {
+      await app.close();
+    }
+  });
+});
