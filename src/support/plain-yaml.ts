@@ -35,9 +35,11 @@ function refuseProperties(state: { input: string; position: number }): void {
 /**
  * Scalars js-yaml's core schema reads unlike YAML 1.2 (and `yaml`, which every edit uses): `1_000`,
  * `0b101`, `-0x1F`, `0x_1`, `._0` are text in YAML 1.2 but numbers to js-yaml, and `+.5` the other way
- * round. A text holding anything like them takes the `yaml` path, so `value: 1_000` stays "1_000".
+ * round; the integer `-0` is -0 in YAML 1.2 but 0 to js-yaml (a file would read otherwise once an
+ * anchor sent it down the other path, and a kept field be written back as `0`). A text holding
+ * anything like them takes the `yaml` path, so `value: 1_000` stays "1_000".
  */
-const NUMBER_LIKE = /(?:^|[\s:[{,])(?:[-+]?(?:0b|0[xo][\da-f]*_|\d[\d.]*_|\.[\d_])|[-+]0[xo])/im;
+const NUMBER_LIKE = /(?:^|[\s:[{,])(?:[-+]?(?:0b|0[xo][\da-f]*_|\d[\d.]*_|\.[\d_])|[-+]0[xo]|-0+(?![\d.e]))/im;
 
 /** Whether js-yaml could read this text as YAML 1.2 does (the anchors, aliases and tags are checked as it reads). */
 function mayBePlainYaml(text: string): boolean {

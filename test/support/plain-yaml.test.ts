@@ -27,6 +27,10 @@ describe('plain YAML through js-yaml', () => {
     ['directive', '%YAML 1.2\n---\na: 1\n'],
     ['1_000', 'a: 1_000\n'],
     ['+.5', 'a: +.5\n'],
+    // -0 in YAML 1.2 (as yaml reads and writes it), 0 to js-yaml: the property below found it with [[{" ": -0}]].
+    ['-0', 'a: -0\n'],
+    ['-0 in a list', '- - " ": -0\n'],
+    ['-00 in a flow map', 'a: {b: -00}\n'],
   ])('%s: left to yaml', (_, text) => {
     expect(loadPlainYaml(text, { uniqueKeys: true })).toBeUndefined();
   });
@@ -37,6 +41,7 @@ describe('plain YAML through js-yaml', () => {
     ['comment first', '# top\n# more\na: 1\nb: [1, "x"] # end\n'],
     ['quoted star', "d: '*:*'\n"],
     ['nested', 'a:\n  b:\n    - c: 1\n      d: null\n    - ~\n  e: 0x1F\n'],
+    ['negative numbers that start with 0', 'a: -0.0\nb: -0800\nc: -0.5\nd: 2024-01-01\n'],
   ])('%s: read by js-yaml as yaml reads it', (_, text) => {
     const plain = loadPlainYaml(text, { uniqueKeys: true });
     expect(plain).toBeDefined();
@@ -67,6 +72,13 @@ describe('plain YAML through js-yaml', () => {
     expect(fast).toBeGreaterThanOrEqual(files.length - 4);
     expect(loadPlainYaml(await fs.readFile(path.join(CORPUS, 'oas30-github.yaml'), 'utf8'), { uniqueKeys: false })).toBeDefined();
   }, 120_000);
+
+  it('-0 is a number, -0 as yaml reads and writes it: the fast path leaves it to yaml, so a file reads the same either way', () => {
+    expect(loadPlainYaml('a: -0\n', { uniqueKeys: true })).toBeUndefined();
+    const data = yaml12('a: -0\n') as { a: number };
+    expect(Object.is(data.a, -0)).toBe(true);
+    expect(stringify(data)).toBe('a: -0\n');
+  });
 
   it('property: random nested data written by yaml reads the same both ways', () => {
     const scalar = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
