@@ -6,14 +6,15 @@
  * `timeoutMs: 1e3` is a number and means 1000.
  */
 import { formatFieldPath, parseResource, type ResourceKind } from '../model/index.js';
-import { parseYaml, positionOf } from './yaml-file.js';
+import { parseYaml, positionOf, type ParsedYaml } from './yaml-file.js';
 import type { Warning } from './types.js';
 
 /**
- * A whole plain value (after `key: `, `- `, or in a flow list or map) in YAML 1.2's number forms.
- * Cheap: only a value written otherwise than JavaScript prints it leads to parsing the document.
+ * A whole plain value (after `key: `, `- `, or in a flow list or map; an anchor `&a ` may come
+ * first) in YAML 1.2's number forms. Cheap: only a value written otherwise than JavaScript prints
+ * it leads to parsing the document.
  */
-const NUMBER_VALUE = /(?:(?:^|[:-])[ \t]+|[[{,][ \t]*)([-+]?(?:0x[\da-f]+|0o[0-7]+|\.inf|\.nan|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?))(?=[ \t]*(?:\r?$|[,\]}]|#))/gim;
+const NUMBER_VALUE = /(?:(?:^|[:-])[ \t]+|[[{,][ \t]*)(?:&[^\s,[\]{}]+[ \t]+)?([-+]?(?:0x[\da-f]+|0o[0-7]+|\.inf|\.nan|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?))(?=[ \t]*(?:\r?$|[,\]}]|#))/gim;
 
 /** What the values written otherwise than JavaScript prints them read as (`007` → `7`). */
 function reshapedNumbers(text: string): Set<string> {
@@ -106,4 +107,15 @@ function valueAt(value: unknown, path: (string | number)[]): unknown {
     at = (at as Record<string | number, unknown>)[part];
   }
   return at;
+}
+
+/**
+ * For a text field refused because YAML read a number no text can stand for (`.inf`, `.nan`,
+ * `1e400`): how to keep what was typed, as the warning above says for `007`. Empty otherwise.
+ */
+export function quoteHint(parsed: ParsedYaml, path: (string | number)[], message: string): string {
+  if (!message.startsWith('expected text, got ')) return '';
+  const node = parsed.doc.getIn(path, true) as Node | undefined;
+  if (!node || typeof node.value !== 'number' || node.type !== 'PLAIN' || typeof node.source !== 'string') return '';
+  return `; write it in quotes ("${node.source}") to keep it as typed`;
 }

@@ -10,7 +10,7 @@ import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
 import { sizeOverLimit } from '../support/human-units.js';
 import { unusableKeyProblem } from '../support/placeholder-syntax.js';
-import { numberAsTextWarning } from './number-text-warning.js';
+import { numberAsTextWarning, quoteHint } from './number-text-warning.js';
 
 /** Read, possibly with a warning about something kept as written (a request or folder name out of 2.1.4's bounds). */
 export type ReadOutcome<K extends ResourceKind> = { ok: true; value: ResourceValue<K>; warning?: Warning } | { ok: false; warning: Warning };
@@ -70,13 +70,13 @@ export function outcomeOfText<T>(kind: ResourceKind, text: string, relative: str
   const first = result.problems[0]!;
   const parsed = parseYaml(text);
   const position = parsed.ok ? positionOf(parsed.parsed, first.path) : { line: 1, column: 1 };
-  const field = first.path.length > 0 ? `${formatFieldPath(first.path)}: ` : '';
+  // A text field holding `.inf` (a number to YAML) says how to keep it as typed.
+  const said = (p: FieldProblem) => `${p.path.length > 0 ? `${formatFieldPath(p.path)}: ` : ''}${p.message}${parsed.ok ? quoteHint(parsed.parsed, p.path, p.message) : ''}`;
   const others = result.problems.length - 1;
-  if (others === 0) return { ok: false, warning: { file: relative, ...position, message: `${field}${first.message}` } };
+  if (others === 0) return { ok: false, warning: { file: relative, ...position, message: said(first) } };
   // The message names the first; the warning keeps every one, and says where they are listed.
   const more = ` (and ${others} more problem${others > 1 ? 's' : ''}: \`ferry ls --problems\` lists every one)`;
-  const problems = result.problems.map((p) => `${p.path.length > 0 ? `${formatFieldPath(p.path)}: ` : ''}${p.message}`);
-  return { ok: false, warning: { file: relative, ...position, message: `${field}${first.message}${more}`, problems } };
+  return { ok: false, warning: { file: relative, ...position, message: `${said(first)}${more}`, problems: result.problems.map(said) } };
 }
 
 /**
@@ -125,7 +125,8 @@ export function parseYamlData(text: string): { ok: true; data: unknown } | { ok:
   const plain = loadPlainYaml(text, { uniqueKeys: true });
   if (plain) return { ok: true, data: plain.data };
   try {
-    return { ok: true, data: yaml().parse(text, { version: '1.2', maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true }) };
+    // logLevel: a tag yaml cannot resolve (`!!float 1`) leaves the text as written; said by Node on stderr it is noise in a run's output.
+    return { ok: true, data: yaml().parse(text, { version: '1.2', maxAliasCount: MAX_ALIAS_COUNT, uniqueKeys: true, logLevel: 'error' }) };
   } catch {
     const parsed = parseYaml(text);
     return { ok: false, error: parsed.ok ? { message: 'does not parse', line: 1, column: 1 } : parsed.error };

@@ -37,6 +37,18 @@ describe('a text field written as a number YAML reads otherwise (spec 2.1.1)', (
     ['.5', '0.5'],
     ['12345678901234567890', '12345678901234567000'],
     ['0o17', '15'],
+    // YAML 1.2's other plain numbers whose text changes (the sign, a zero fraction, a bare dot, an exponent).
+    ['-0', '0'],
+    ['+0', '0'],
+    ['-0.0', '0'],
+    ['+1', '1'],
+    ['5.', '5'],
+    ['1.0', '1'],
+    ['-.5', '-0.5'],
+    ['1E3', '1000'],
+    ['0.0000001', '1e-7'],
+    ['1e21', '1e+21'],
+    ['0xff', '255'],
   ])('%s is read as %s, with a warning at its line saying to quote it', async (written, read) => {
     const { value, warning } = await readHeader(written);
     expect(value).toBe(read);
@@ -46,6 +58,40 @@ describe('a text field written as a number YAML reads otherwise (spec 2.1.1)', (
     });
   });
 
+  it('after an anchor too (value: &zip 007)', async () => {
+    const { value, warning } = await readHeader('&zip 007');
+    expect(value).toBe('7');
+    expect(warning).toMatchObject({ line: 7, column: 17, message: expect.stringMatching(/^headers\[0\]\.value: 007 is a number in YAML and is read as the text 7; write it in quotes \("007"\)/) });
+  });
+
+  it.each([
+    ['.inf', 'infinity (.inf, or a number too large to hold, such as 1e400)'],
+    ['-.Inf', '-infinity (.inf, or a number too large to hold, such as 1e400)'],
+    ['.NaN', '.nan (not a number)'],
+    ['1e400', 'infinity (.inf, or a number too large to hold, such as 1e400)'],
+  ])('%s, a number no text stands for, is refused at its line, saying to quote it', async (written, got) => {
+    const file = path.join(await tempDir(), 'R.yaml');
+    await fs.writeFile(file, `name: R\nheaders:\n  - key: X-Code\n    value: ${written}\n`);
+    const outcome = await readResource('request', file, 'requests/R.yaml');
+    expect(outcome).toEqual({ ok: false, warning: { file: 'requests/R.yaml', line: 4, column: 12, message: `headers[0].value: expected text, got ${got}; write it in quotes ("${written}") to keep it as typed` } });
+  });
+
+  it('a tag yaml does not resolve (!!float 1) reads the text as written, and prints nothing on stderr', async () => {
+    const file = path.join(await tempDir(), 'R.yaml');
+    await fs.writeFile(file, 'name: R\nheaders:\n  - key: X-Code\n    value: !!float 1\n');
+    const warned: unknown[] = [];
+    const listen = (w: unknown) => void warned.push(w);
+    process.on('warning', listen);
+    try {
+      const outcome = await readResource('request', file, 'requests/R.yaml');
+      expect(outcome.ok && outcome.value.headers[0]!.value).toBe('1');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warned).toEqual([]);
+    } finally {
+      process.off('warning', listen);
+    }
+  });
+
   it('in a file with CRLF line ends too', async () => {
     const file = path.join(await tempDir(), 'R.yaml');
     await fs.writeFile(file, 'name: R\r\nheaders:\r\n  - key: X-Code\r\n    value: 007\r\n');
@@ -53,7 +99,8 @@ describe('a text field written as a number YAML reads otherwise (spec 2.1.1)', (
     expect(outcome.warning?.message).toMatch(/^headers\[0\]\.value: 007 is a number in YAML and is read as the text 7;/);
   });
 
-  it.each(['42', '"007"', "'1.10'", '2024-01-01', '127.0.0.1', '1.5', '-3', '-0x10'])('%s: no warning (read as typed, or as JavaScript prints it)', async (written) => {
+  // Text in YAML 1.2 (1_000, 0X1F, 0O17, -0x10, +0o7), or read back as typed (1.5e-10, 1e+21).
+  it.each(['42', '"007"', "'1.10'", '2024-01-01', '127.0.0.1', '1.5', '-3', '-0x10', '+0o7', '1_000', '0X1F', '0O17', '1.5e-10', '1e+21', '0.5'])('%s: no warning (read as typed, or as JavaScript prints it)', async (written) => {
     expect((await readHeader(written)).warning).toBeUndefined();
   });
 
