@@ -11,7 +11,7 @@ import { checkNewDisplayName, uniqueFileName } from './names.js';
 import { ENVIRONMENTS_DIR, LOADTESTS_DIR, SERVERS_DIR } from './open.js';
 import { NameError, requireSavedName } from './requests.js';
 import { readResource } from './read-resource.js';
-import { isSubfolderWarning } from './resource-subfolders.js';
+import { isSubfolderWarning } from './unread-entries.js';
 import { saveResource, type SaveOptions } from './save.js';
 import { isYamlFile, stripYaml } from './tree.js';
 import type { Workspace } from './types.js';

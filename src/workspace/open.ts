@@ -16,7 +16,7 @@ import { readRequestTreePart } from './tree-part.js';
 import { ListingCache, NeedsParsing, type ListingCacheOptions } from './listing-cache.js';
 import type { Entry, FolderNode, Warning, Workspace } from './types.js';
 import { renderYaml } from './yaml-file.js';
-import { subfolderWarning } from './resource-subfolders.js';
+import { postmanExportWarning, subfolderWarning } from './unread-entries.js';
 
 /** The model's schemas and the YAML parsers, loaded when a file must be read (not by a listing the cache gives whole). */
 const loadParsing = () => import('./parsing.js');
@@ -368,8 +368,8 @@ async function readEntries<T extends { seq?: number }>(root: string, dir: string
         const subfolder = subfolderWarning(root, dir, entry.name);
         if (subfolder) warnings.push(subfolder);
       } else if (!isYamlFile(entry.name)) {
-        const yml = entry.isFile() ? ymlWarning(`${dir}/${entry.name}`) : undefined;
-        if (yml) warnings.push(yml);
+        const unread = entry.isFile() ? ymlWarning(`${dir}/${entry.name}`) ?? postmanExportWarning(dir, entry.name) : undefined;
+        if (unread) warnings.push(unread);
       } else if (entry.isFile()) {
         names.push(entry.name);
       }

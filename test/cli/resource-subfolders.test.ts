@@ -1,8 +1,11 @@
 /**
  * A subfolder of environments/ (servers/, loadtests/) holding .yaml files is not read (spec 2.1.2):
  * `ferry ls`, `ferry run`, `ferry env ls` and the app say so once, naming it and what to do; an
- * `-e` that names nothing points at it.
+ * `-e` that names nothing points at it. A Postman export dropped there says to import it, and the
+ * command it gives does.
  */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ferry } from '../support/cli.js';
 import { startHttp1, type Peer } from '../support/servers/index.js';
@@ -70,5 +73,23 @@ describe('a subfolder of environments/ in the commands', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('a Postman environment export in environments/ is not read; the import the warning gives makes it an environment', async () => {
+    const root = (await makeWorkspace({ 'requests/ok.yaml': { name: 'ok', url: `${peer.url}/echo` } })).root;
+    const name = 'Staging EU.postman_environment.json';
+    await fs.mkdir(path.join(root, 'environments'), { recursive: true });
+    await fs.writeFile(path.join(root, 'environments', name), JSON.stringify({ name: 'Staging EU', values: [{ key: 'host', value: 'eu.example', enabled: true }], _postman_variable_scope: 'environment' }));
+    const listed = await ferry(['ls', '--problems'], root);
+    const said = `environments/${name} is not read: it is a Postman environment export, and Ferry reads its own .yaml files only. Import it with \`ferry import "environments/${name}"\`, then delete the export.`;
+    expect(listed.stdout).toContain(said);
+    const run = await ferry(['run'], root);
+    expect(run.stdout).toContain(`! ${said}`);
+    const imported = await ferry(['import', `environments/${name}`], root);
+    expect(imported.code, imported.stderr).toBe(0);
+    await fs.rm(path.join(root, 'environments', name));
+    const after = await ferry(['env', 'ls', '--json'], root);
+    expect(JSON.parse(after.stdout).map((e: { name: string }) => e.name)).toEqual(['Staging EU']);
+    expect((await ferry(['ls', '--problems'], root)).stdout).not.toContain('postman');
   });
 });

@@ -86,4 +86,21 @@ describe('subfolders of environments/, servers/, loadtests/', () => {
     expect(entriesHere(ws, 'environment')).toBe('Environments here: local. Not read, being in a subfolder: environments/prod/ (move its .yaml files up into environments/).');
     expect(entriesHere(ws, 'loadtest')).toBe('This workspace has no load tests (loadtests/*.yaml).');
   });
+
+  it('Postman exports there are named with the import to run; other files (x.json, users.csv) are data, not warned about', async () => {
+    const root = await workspace({
+      'environments/dev.postman_environment.json': '{}',
+      'environments/workspace.postman_globals.JSON': '{}',
+      'loadtests/shop.postman_collection.json': '{}',
+      'environments/x.json': '{}',
+      'loadtests/users.csv': 'user\n',
+      'servers/openapi.json': '{}',
+    });
+    const ws = await openWorkspace(root);
+    expect(ws.warnings.map((w) => w.message)).toEqual([
+      'environments/dev.postman_environment.json is not read: it is a Postman environment export, and Ferry reads its own .yaml files only. Import it with `ferry import "environments/dev.postman_environment.json"`, then delete the export.',
+      'environments/workspace.postman_globals.JSON is not read: it is a Postman globals export, and Ferry reads its own .yaml files only. Import it with `ferry import "environments/workspace.postman_globals.JSON"`, then delete the export.',
+      'loadtests/shop.postman_collection.json is not read: it is a Postman collection export, and Ferry reads its own .yaml files only. Import it with `ferry import "loadtests/shop.postman_collection.json"`, then delete the export.',
+    ]);
+  });
 });

@@ -1,12 +1,15 @@
 /**
- * Subfolders of environments/, servers/ and loadtests/ (spec 2.1.2: one item per file, directly in
- * the folder; the file name is the id). Their files are not read as items, so ids stay unique and
- * plain; a subfolder that holds `.yaml` files (`environments/prod/api.yaml`: items grouped by hand)
- * is said once, with what to do, rather than left out without a word. One with other files only
- * is data (2.1.2 "any other path": `loadtests/data/users.csv`) and is not warned about.
+ * What in environments/, servers/ and loadtests/ is not read as an item, and is said rather than
+ * left out without a word (spec 2.1.2: one item per file, directly in the folder; the file name is
+ * the id). A subfolder that holds `.yaml` files (`environments/prod/api.yaml`: items grouped by
+ * hand) is not read, so ids stay unique and plain, and is said once, with what to do; one with
+ * other files only is data (2.1.2 "any other path": `loadtests/data/users.csv`) and is not warned
+ * about. A Postman export dropped there (`staging.postman_environment.json`) says to import it.
+ * Other files are data, read only where something refers to them.
  */
 import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { commandArg } from '../support/terminal-text.js';
 import { isYamlFile, isYmlFile, MAX_TREE_DEPTH } from './tree.js';
 import type { Warning } from './types.js';
 
@@ -57,4 +60,16 @@ function firstItemLike(absolute: string, relative: string, depth: number): strin
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** Postman's export file names (collection, environment, globals), which Ferry imports but never reads in place. */
+const POSTMAN_EXPORT = /\.postman_(collection|environment|globals)\.json$/i;
+
+/** For a Postman export in `dir` (`environments`, …): not read, and the command that imports it; undefined for any other name. */
+export function postmanExportWarning(dir: string, name: string): Warning | undefined {
+  const kind = POSTMAN_EXPORT.exec(name)?.[1]?.toLowerCase();
+  if (kind === undefined) return undefined;
+  const label = `${dir}/${name}`;
+  const what = kind === 'collection' ? 'a Postman collection export' : kind === 'globals' ? 'a Postman globals export' : 'a Postman environment export';
+  return { file: label, message: `${label} ${NOT_READ} it is ${what}, and Ferry reads its own .yaml files only. Import it with \`ferry import ${commandArg(label)}\`, then delete the export.` };
 }
