@@ -21,7 +21,7 @@ import { Picker } from './picker.js';
 import { Places } from './places.js';
 import { shareOf } from './segment.js';
 import { signRedirect, signSend } from './sign-each.js';
-import { arrivalTime, totalSeconds, valueAt } from './stages.js';
+import { arrivalTime, nextUsersChange, totalSeconds, usersAt } from './stages.js';
 import { CaptureTimeLimitError, noErrors, type Counters, reasonOf, type ErrorKind, type GeneratorConfig, type SecondCounts, type TargetCounts, type WorkerMessage, type WireSigning, type WireTarget } from './wire.js';
 
 /** After the last stage, requests still in flight get this long (or the timeout) before they are cancelled. */
@@ -218,8 +218,11 @@ export class Generator {
         this.user(this.places.take());
       }
       const behind = this.users < want;
-      // Users above the wanted number leave after their current request (user()).
-      await Promise.race([behind ? new Promise<void>((r) => setImmediate(r)) : sleep(Math.min(100, Math.max(1, this.endPerf - performance.now()))), new Promise<void>((r) => (this.wake = r))]);
+      // Users above the wanted number leave after their current request (user()). Awake when the
+      // stages next want another number of users, so each starts on time, not on the next 100 ms.
+      const now = performance.now();
+      const change = this.startPerf + nextUsersChange(this.config.stages, (now - this.startPerf) / 1000) * 1000;
+      await Promise.race([behind ? new Promise<void>((r) => setImmediate(r)) : sleep(Math.min(100, Math.max(1, Math.min(change, this.endPerf) - now))), new Promise<void>((r) => (this.wake = r))]);
     }
     this.usersEnded = true;
     for (; this.thinkingPastEnd > 0; this.thinkingPastEnd--) this.userLeft();
@@ -230,7 +233,7 @@ export class Generator {
   private wantedUsers(now: number): number {
     const { segment, worker, stages } = this.config;
     if (worker.index >= this.active) return 0;
-    return shareOf(shareOf(valueAt(stages, (now - this.startPerf) / 1000), segment), { index: worker.index, count: this.active });
+    return shareOf(shareOf(usersAt(stages, (now - this.startPerf) / 1000), segment), { index: worker.index, count: this.active });
   }
 
   /**

@@ -30,6 +30,47 @@ export function valueAt(stages: readonly Stage[], t: number): number {
   return from;
 }
 
+/**
+ * Users the closed model runs at `t`: the ramp's value rounded up. A ramp from 0 starts its first
+ * user at once and the n-th as soon as the ramp passes n - 1 (0 to 3 over 3 s: at 0, 1, 2 s);
+ * going down, a user leaves when the ramp falls to the count below it, as k6's VUs leave; a
+ * stage that ends at N leaves N. Rounded down (k6's rule going up, from its default of 1 user at
+ * the start), a ramp from 0 to 1 started its user at its very end, so it sent nothing.
+ */
+export function usersAt(stages: readonly Stage[], t: number): number {
+  return roundedUp(valueAt(stages, t));
+}
+
+function roundedUp(value: number): number {
+  // The ramp's arithmetic can land a hair above a whole number it should equal (1.0000000000000002).
+  return Math.max(0, Math.ceil(value - 1e-9 * Math.max(1, value)));
+}
+
+/**
+ * The time (seconds from the start, after `t` or `t` itself) at which usersAt may next change:
+ * where the ramp reaches the next whole number, or the stage's end (a step may follow). Infinity
+ * after the last stage.
+ */
+export function nextUsersChange(stages: readonly Stage[], t: number): number {
+  let from = 0;
+  let start = 0;
+  for (const stage of stages) {
+    const end = start + stage.durationSecs;
+    if (t < end) {
+      const value = from + ((stage.target - from) * (t - start)) / stage.durationSecs;
+      const count = roundedUp(value);
+      // Up: more once the ramp passes the current count; down: fewer once it falls to count - 1.
+      const next = stage.target > from ? count : stage.target < from ? count - 1 : undefined;
+      if (next === undefined) return end;
+      const at = start + ((next - from) * stage.durationSecs) / (stage.target - from);
+      return Math.min(end, Math.max(t, at));
+    }
+    from = stage.target;
+    start = end;
+  }
+  return Infinity;
+}
+
 /** Requests started by `t` seconds in the open model: the integral of the rate. */
 export function arrivalsBy(stages: readonly Stage[], t: number): number {
   let from = 0;

@@ -11,7 +11,7 @@ import { combine, type LoadResult, type TargetResult } from '../../src/load/resu
 import { MergeError, mergeResults, parseResult, testSecond } from '../../src/load/merge.js';
 import { Places } from '../../src/load/places.js';
 import { isMine, parseSegment, rowsOf, shareOf } from '../../src/load/segment.js';
-import { arrivalsBy, arrivalTime, checkStages, parseStages, valueAt } from '../../src/load/stages.js';
+import { arrivalsBy, arrivalTime, checkStages, nextUsersChange, parseStages, usersAt, valueAt } from '../../src/load/stages.js';
 import { judge, verdictText, type ThresholdRule } from '../../src/load/thresholds.js';
 import { CaptureTimeLimitError, noErrors } from '../../src/load/wire.js';
 import { BusyPoll } from '../../src/load/busy-poll.js';
@@ -24,6 +24,24 @@ describe('stages', () => {
     expect(valueAt(ramp, 2.5)).toBe(100);
     expect(arrivalsBy(ramp, 2)).toBe(100);
     expect(arrivalsBy(ramp, 3)).toBe(200);
+  });
+  it('runs the ramp\'s users rounded up: the n-th starts as the ramp passes n - 1, leaves as it falls to n - 1; a stage ending at N leaves N', () => {
+    const up = [{ durationSecs: 3, target: 3 }];
+    expect([0, 0.001, 0.999, 1, 1.001, 2.5, 3, 10].map((t) => usersAt(up, t))).toEqual([0, 1, 1, 1, 2, 3, 3, 3]);
+    expect(usersAt([{ durationSecs: 1, target: 1 }], 0.01)).toBe(1);
+    // Down from 3 to 0 over 3 s, then back up over 1 s.
+    const down = [{ durationSecs: 0, target: 3 }, { durationSecs: 3, target: 0 }, { durationSecs: 1, target: 2 }];
+    expect([0, 0.5, 1, 1.5, 2.999, 3, 3.2, 3.6].map((t) => usersAt(down, t))).toEqual([3, 3, 2, 2, 1, 0, 1, 2]);
+    // A fraction of a user is a user; arithmetic that lands a hair above a whole number is that number.
+    expect(usersAt([{ durationSecs: 1, target: 0.4 }], 0.5)).toBe(1);
+    expect(usersAt([{ durationSecs: 0.3, target: 3 }, { durationSecs: 1, target: 3 }], 0.1)).toBe(1);
+    // When the number next changes: where the ramp reaches the next whole number, or the stage's end.
+    expect(nextUsersChange(up, 0.5)).toBeCloseTo(1, 9);
+    expect(nextUsersChange(up, 1)).toBe(1);
+    expect(nextUsersChange(down, 0.5)).toBeCloseTo(1, 9);
+    expect(nextUsersChange([{ durationSecs: 2, target: 5 }, { durationSecs: 0, target: 9 }], 1.99999)).toBe(2);
+    expect(nextUsersChange([{ durationSecs: 2, target: 5 }, { durationSecs: 3, target: 5 }], 3)).toBe(5);
+    expect(nextUsersChange(up, 3)).toBe(Infinity);
   });
   it('places the k-th arrival where the integral of the rate reaches k', () => {
     for (const k of [0, 1, 25, 99, 150, 199]) expect(arrivalsBy(ramp, arrivalTime(ramp, k)!)).toBeCloseTo(k, 6);
