@@ -103,6 +103,8 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     if (!HEADER_NAME.test(name)) throw new PrepareError(`${where}: header name "${name}" is not valid (letters, digits and - only).`);
     const value = fill(row.value);
     if (/[\r\n\0]/.test(value)) throw new PrepareError(`${where}: the value of header ${name} contains a line break, which HTTP does not allow.`);
+    const unsendable = unsendableHeaderCharacter(value);
+    if (unsendable) throw new PrepareError(`${where}: the value of header ${name} has ${unsendable}, which an HTTP header cannot carry (its values are Latin-1 text without control characters); percent-encode the value, or check the variables it uses.`);
     headers.push({ name, value });
   }
 
@@ -201,6 +203,19 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The first character of a header value that Node's HTTP client, undici and ws refuse (beyond
+ * Latin-1, or a control character other than tab), and where: found here, every kind that sends
+ * headers says it in one line, where each library threw its own words (ws: "Invalid character in
+ * header content", a crash; Socket.IO's handshake: a retry until the time limit).
+ */
+function unsendableHeaderCharacter(value: string): string | undefined {
+  const bad = /[^\t\x20-\x7e\x80-\xff]/u.exec(value);
+  if (!bad) return undefined;
+  const shown = /\p{L}|\p{N}|\p{P}|\p{S}/u.test(bad[0]) ? JSON.stringify(bad[0]) : `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `${shown} at character ${[...value.slice(0, bad.index)].length + 1}`;
+}
 
 /**
  * The auth a request sends when its kind sends only some (KindRules.sendsAuth): its effective

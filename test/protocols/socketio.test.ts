@@ -136,6 +136,15 @@ describe('socketio requests', () => {
     expect(unknown.message).toMatch(/has no Socket\.IO namespace \/nowhere/);
   });
 
+  it('a header value beyond Latin-1 fails at once with one line, whatever the transport (the handshake was retried until the time limit)', async () => {
+    for (const transport of ['auto', 'polling', 'websocket'] as const) {
+      const started = Date.now();
+      const error = await failure(sendRequest('socketio', { url: `${base()}/`, socketio: { transport }, headers: [{ key: 'X-Who', value: '☃' }], settings: { timeoutMs: 3000 } }));
+      expect(error.message).toContain('the value of header X-Who has "☃" at character 1, which an HTTP header cannot carry');
+      expect(Date.now() - started).toBeLessThan(1000);
+    }
+  });
+
   it('a refused connection is named whatever the transport', async () => {
     const { freePort } = await import('../support/servers/index.js');
     const port = await freePort();

@@ -144,6 +144,17 @@ describe('websocket requests', () => {
     expect(seen.protocol).toBe('chat.v2');
   });
 
+  it('a header value beyond Latin-1 fails with one line naming the header and the character (ws threw, read as a bug in Ferry); Latin-1 is sent as its bytes', async () => {
+    const error = await failure(sendRequest('websocket', { url: `${base()}/greet`, headers: [{ key: 'X-Who', value: 'Zoë ☃' }] }));
+    expect(error.message).toBe('request "stream": the value of header X-Who has "☃" at character 5, which an HTTP header cannot carry (its values are Latin-1 text without control characters); percent-encode the value, or check the variables it uses.');
+    const control = await failure(sendRequest('websocket', { url: `${base()}/greet`, headers: [{ key: 'X-Who', value: 'a\u0007b' }] }));
+    expect(control.message).toContain('header X-Who has U+0007 at character 2');
+    const before = peer.upgrades.length;
+    await sendRequest('websocket', { url: `${base()}/greet`, headers: [{ key: 'X-Who', value: 'Zoë\tx' }], settings: { stream: { maxEvents: 1 } } });
+    expect(peer.upgrades.length).toBe(before + 1);
+    expect(peer.upgrades.at(-1)!.headers['x-who']).toBe('Zo\u00eb\tx');
+  });
+
   it('signs the upgrade as the GET it is (Hawk crashed the run on the empty method; OAuth 1.0 signed "")', async () => {
     const upgrade = (): Received => {
       const seen = peer.upgrades.at(-1)!;
