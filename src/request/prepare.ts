@@ -276,7 +276,9 @@ function prepareMethod(typed: string, rules: KindRules, where: string, purpose: 
 function addCommonParts(prepared: PreparedRequest, input: PrepareInput, rules: KindRules, auth: Auth, fill: (text: string) => string): void {
   const { request } = input;
   prepared.kind = rules.kind;
-  if (request.settings?.stream) prepared.stream = request.settings.stream;
+  // The event a stream stops at is a name like the topic or event it answers, so it takes variables as they do.
+  const stream = request.settings?.stream;
+  if (stream) prepared.stream = stream.event === undefined ? stream : { ...stream, event: fill(stream.event) };
   if (rules.options) prepared.options = fillKindOptions(rules.options, request[rules.options], fill);
   if (auth.type === 'basic') prepared.basic = { username: fill(String(auth.username ?? '')), password: fill(String(auth.password ?? '')) };
   if (input.path) prepared.path = input.path;

@@ -8,7 +8,10 @@ import mqttPacket from 'mqtt-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind, SendError } from '../../src/protocols/index.js';
-import { PrepareError } from '../../src/request/index.js';
+import { PrepareError, prepareRequest } from '../../src/request/index.js';
+import { HttpAgents } from '../../src/protocols/http/http.js';
+import { workspaceSchema } from '../../src/model/index.js';
+import { buildVariableScope } from '../../src/template/index.js';
 import { describeKindCases, sendInheriting, sendWith } from './kind-cases.js';
 import { CONNACK, mosquittoMissing, PASSWORD, startAedes, startMosquitto, startScriptedBroker, USER, type Broker } from './mqtt-brokers.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
@@ -50,6 +53,26 @@ function brokerCases(label: string, start: () => Promise<Broker>, version: 'v311
         expect(Buffer.from(result.body).toString()).toBe(`hello at ${qos}`);
       });
     }
+
+    it('stream.event takes variables as the topic does: a run stops at {{topic}} (it was matched as written, so reading ran to the time limit)', async () => {
+      const name = `${topic('vars')}/Zoë ☃`;
+      const request = requestSchema.parse({
+        name: 'vars',
+        kind: 'mqtt',
+        url: broker.url,
+        mqtt: mqtt({ subscriptions: [{ topic: '{{t}}', qos: 1 }], topic: '{{t}}', qos: 1 }),
+        body: { type: 'text', text: 'hi' },
+        settings: { timeoutMs: 5000, stream: { event: '{{t}}', timeoutMs: 4000 } },
+      });
+      const variables = buildVariableScope({ overrides: new Map([['t', name]]) });
+      const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) }, variables }, { kind: requestKind('mqtt') });
+      const agents = new HttpAgents();
+      const started = Date.now();
+      const result = await requestKind('mqtt').send!(prepared, { agents, maxResponseMb: 50, workspaceRoot: process.cwd(), allowFilesOutside: false }).finally(() => agents.close());
+      expect(result.stream).toEqual({ events: 1, stoppedBy: 'event' });
+      expect(received(result)[0]).toMatchObject({ topic: name, text: 'hi' });
+      expect(Date.now() - started).toBeLessThan(3000);
+    });
 
     it('a retained message reaches a later subscriber, marked retain', async () => {
       const name = topic('retained');
