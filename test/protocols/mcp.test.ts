@@ -103,7 +103,8 @@ describe('MCP over HTTP', () => {
     expect(args.message).toContain('mcp.arguments is not valid JSON');
     const slow = await failure(send({ url: streamable.url, settings: { timeoutMs: 400 }, mcp: { call: 'tool', name: 'slow' } }));
     expect(slow.kind).toBe('timeout');
-    expect(slow.message).toContain('400 ms');
+    // It says what was still awaited, and from which server (it said only "no complete response by then").
+    expect(slow.message).toBe(`timed out after 400 ms (settings.timeoutMs); the MCP server at ${new URL(streamable.url).host} had not answered the tool call "slow" by then. Raise the time limit, or check why the server is slow.`);
     // The SDK repeats the JSON-RPC code's prefix of a server's error; it is said once.
     const resource = await failure(send({ url: streamable.url, mcp: { call: 'resource', name: 'ferry://docs/nope' } }));
     expect(resource.message).toBe('the resource call failed: MCP error -32602: Resource ferry://docs/nope not found.');
@@ -422,6 +423,13 @@ describe('MCP over stdio', () => {
     const banner = { command: `"${process.execPath}" -e "console.log('Server listening on stdio'); setTimeout(() => {}, 10000)"`, cwd: process.cwd(), env: {} };
     const error = await failure(send({ url: banner.command, settings: { timeoutMs: 1500 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(banner)));
     expect(error.message).toMatch(/did not initialize: the program wrote something other than MCP messages to its standard output \(Unexpected token 'S', "Server lis.* is not valid JSON\); an MCP server over stdio writes only JSON-RPC messages there, its logs go to stderr\.$/);
+  });
+
+  it('a program that never answers initialize fails at the time limit, saying so and naming the program (it said only "no complete response by then")', async () => {
+    const silent = { command: `"${process.execPath}" -e "setInterval(() => {}, 1000)"`, cwd: process.cwd(), env: {} };
+    const error = await failure(send({ url: silent.command, settings: { timeoutMs: 800 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(silent)));
+    expect((error as SendError).kind).toBe('timeout');
+    expect(error.message).toBe(`timed out after 800 ms (settings.timeoutMs); the MCP server "${silent.command}" had not finished initialize by then. Raise the time limit, or check why the server is slow.`);
   });
 
   it('a command that does not exist fails with one line', async () => {

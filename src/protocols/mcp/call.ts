@@ -76,6 +76,13 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
       if (missing) throw missing;
     }
     return answer(result, connected, { prepared, options, transport: used, started, stderr: program?.stderr() });
+  } catch (error) {
+    // The time limit's line says what was still awaited, and from which server.
+    const expired = deadline.error;
+    if (error !== expired || expired?.kind !== 'timeout') throw error;
+    const server = `the MCP server ${chosen === 'stdio' ? where : `at ${where}`}`;
+    const awaited = client?.getServerVersion() ? `${server} had not answered the ${options.call} call ${JSON.stringify(options.name.trim())}` : `${server} had not finished initialize`;
+    throw new SendError(expired.message.replace(/; no complete response by then\.$/, `; ${awaited} by then. Raise the time limit, or check why the server is slow.`), 'timeout');
   } finally {
     deadline.clear();
     await endSession(client?.transport);
