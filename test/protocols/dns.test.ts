@@ -207,6 +207,25 @@ describe('dns: over UDP', () => {
     expect(utf8.records.map((r) => r.data)).toEqual([['été\nlines']]);
   });
 
+  it.runIf(hasProgram('kdig'))('a name beyond ASCII is asked in its IDNA form (xn--), as kdig asks it; Ferry\'s DNS server holds a record so written under that form (both sent and matched raw UTF-8, which no other DNS client sends)', async () => {
+    const { makeWorkspace, serve } = await import('../servers/helpers.js');
+    const handle = await serve(await makeWorkspace({ servers: { names: { name: 'Names', kind: 'dns', dns: { records: [{ name: 'München.example.test', type: 'A', value: '127.0.0.9' }, { name: '*.ünï.example.test', type: 'A', value: '127.0.0.10' }] } } } }));
+    const port = handle.servers[0]!.port;
+    const kdigShort = async (name: string) => (await promisify(execFile)('kdig', ['@127.0.0.1', '-p', String(port), '+timeout=3', '+retry=0', '+short', name, 'A'], { encoding: 'utf8' })).stdout.trim();
+    expect(await kdigShort('münchen.example.test')).toBe('127.0.0.9');
+    expect(await kdigShort('xn--mnchen-3ya.example.test')).toBe('127.0.0.9');
+    expect(await kdigShort('a.ünï.example.test')).toBe('127.0.0.10');
+    for (const name of ['münchen.example.test', 'MÜNCHEN.example.test', 'xn--mnchen-3ya.example.test']) {
+      const r = await ask(name, 'A', { server: `127.0.0.1:${port}` });
+      expect(r.detail).toMatchObject({ question: 'xn--mnchen-3ya.example.test. IN A', rcode: 'NOERROR' });
+      expect(json(r)).toEqual([{ name: 'xn--mnchen-3ya.example.test', type: 'A', class: 'IN', ttl: 60, data: '127.0.0.9' }]);
+    }
+    // ASCII labels keep their letter case as typed; only the label beyond ASCII changes.
+    expect((await ask('A.ünï.Example.test', 'A', { server: `127.0.0.1:${port}` })).detail).toMatchObject({ question: 'A.xn--n-nga1b.Example.test. IN A', answer: ['A.xn--n-nga1b.Example.test. 60 IN A 127.0.0.10'] });
+    const bad = await failure(ask('a\u200db.example.test', 'A', { server: `127.0.0.1:${port}` }));
+    expect(bad.message).toBe('the label "a\u200db" of "a\u200db.example.test" cannot be written as an internationalized DNS name (IDNA); check the name.');
+  });
+
   it('PTR takes an IP address and asks its reverse name', async () => {
     const r = await ask('127.0.0.7', 'PTR');
     expect(r.detail!.question).toBe('7.0.0.127.in-addr.arpa. IN PTR');

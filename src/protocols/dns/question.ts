@@ -13,6 +13,7 @@ import { SendError } from '../send-error.js';
 import { dnsAddressLabel, splitDnsAddress } from '../../support/dns-address.js';
 import { typeName, wireTypeName } from '../../support/dns-text.js';
 import { wherePrefix } from '../socket/options.js';
+import { asciiDnsName } from '../../support/dns-idna.js';
 
 const types = createRequire(import.meta.url)('dns-packet/types.js') as { toType(name: string): number; toString(type: number): string };
 
@@ -44,12 +45,15 @@ export function dnsQuestion(prepared: PreparedRequest): DnsQuestion {
   let name = prepared.url.trim();
   if (type === 'PTR' && net.isIP(name)) name = reverseName(name);
   name = name.replace(/\.$/, '');
+  if (/\s/.test(name)) throw new SendError(`${where}"${name}" holds a space; a DNS name does not.`, 'invalid');
+  const ascii = asciiDnsName(name);
+  if ('badLabel' in ascii) throw new SendError(`${where}the label "${ascii.badLabel}" of "${name}" cannot be written as an internationalized DNS name (IDNA); check the name.`, 'invalid');
+  name = ascii.name;
   if (name.length > 253) throw new SendError(`${where}the name is ${name.length} characters; DNS names have at most 253.`, 'invalid');
   for (const label of name === '' ? [] : name.split('.')) {
     if (label.length === 0) throw new SendError(`${where}"${name}" has an empty label (two dots in a row, or a leading dot).`, 'invalid');
     if (label.length > 63) throw new SendError(`${where}the label "${label.slice(0, 20)}…" is ${label.length} characters; a DNS label has at most 63.`, 'invalid');
   }
-  if (/\s/.test(name)) throw new SendError(`${where}"${name}" holds a space; a DNS name does not.`, 'invalid');
   return { name, type, wireType: wireTypeName(type) as RecordType };
 }
 

@@ -8,6 +8,7 @@ import net from 'node:net';
 import type { Answer } from 'dns-packet';
 import type { ServerFile } from '../../../model/index.js';
 import { ServerError } from '../../errors.js';
+import { asciiDnsName } from '../../../support/dns-idna.js';
 
 type RecordSource = NonNullable<ServerFile['dns']>['records'][number];
 /** `wire`: the type dns-packet encodes `data` as, when not `type` (CAA goes as its bytes). */
@@ -88,8 +89,11 @@ export class Zone {
   }
 }
 
+/** Lower-cased without the trailing dot; labels beyond ASCII in their IDNA form, as queries ask them (a label IDNA cannot write stays as typed). */
 export function normalize(name: string): string {
-  return name.trim().toLowerCase().replace(/\.$/, '');
+  const trimmed = name.trim().toLowerCase().replace(/\.$/, '');
+  const ascii = asciiDnsName(trimmed);
+  return 'name' in ascii ? ascii.name : trimmed;
 }
 
 function parseValue(type: RecordSource['type'], value: string, where: string): unknown {
