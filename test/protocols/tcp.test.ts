@@ -207,6 +207,8 @@ describe('tcp: framing', () => {
     const prepared = await prepareRequest({ request: requestFor({ ...tcp, fields: {} }, `tcp://127.0.0.1:${p.port}`), folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) } }, { kind: tcp.module });
     const error = await failure(tcp.module.send!(prepared, { agents: new HttpAgents(), maxResponseMb: 1, workspaceRoot: process.cwd(), allowFilesOutside: false }));
     expect((error as SendError).kind).toBe('tooLarge');
+    // Said of the peer and its messages (it said "the response body is larger than…", with no address).
+    expect(error.message).toBe(`127.0.0.1:${p.port} sent more than 1 MB (maxResponseMb) in all, so Ferry stopped reading; stop sooner with settings.stream (maxEvents, timeoutMs, event), or raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`);
   });
 });
 

@@ -2,7 +2,7 @@
 import dgram from 'node:dgram';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
-import { describeKindCases, requestFor, sendCase, type KindCase, failure } from './kind-cases.js';
+import { describeKindCases, requestFor, sendCase, sendWith, type KindCase, failure } from './kind-cases.js';
 import { silentUdpPeer, udpEchoPeer } from './socket-peers.js';
 
 const udp: KindCase = {
@@ -45,6 +45,24 @@ describe('udp', () => {
     expect([...peer.received[0]!]).toEqual([0, 1, 0xfe]);
     expect(result.messages!.filter((m) => m.direction === 'received').map((m) => m.text)).toEqual(['00 01 fe']);
     expect(result.stream!.stoppedBy).toBe('timeout');
+  });
+
+  it('datagrams past maxResponseMb in all fail the request, said of the peer (it said "the response body is larger than…", with no address)', async () => {
+    // 60,000-byte datagrams, one every 5 ms (a burst would overflow the socket's receive buffer and be dropped).
+    const socket = dgram.createSocket('udp4');
+    let timer: NodeJS.Timeout | undefined;
+    socket.on('message', (_datagram, from) => {
+      let sent = 0;
+      timer = setInterval(() => (sent++ < 40 ? socket.send(Buffer.alloc(60_000, 0x61), from.port, from.address, () => {}) : clearInterval(timer)), 5);
+    });
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    const peer = { port: socket.address().port };
+    const fields = { body: { type: 'text', text: 'flood' } };
+    const error = await failure(sendWith(udp.module, requestFor({ ...udp, fields }, `udp://127.0.0.1:${peer.port}`, { timeoutMs: 5000, stream: { maxEvents: 0 } }), undefined, { maxResponseMb: 1 }));
+    expect((error as SendError).kind).toBe('tooLarge');
+    clearInterval(timer);
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    expect(error.message).toBe(`127.0.0.1:${peer.port} sent more than 1 MB (maxResponseMb) in all, so Ferry stopped reading; stop sooner with settings.stream (maxEvents, timeoutMs, event), or raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`);
   });
 
   it('ICMP port unreachable is reported as a refusal', async () => {

@@ -1,4 +1,5 @@
 /** A TCP or UDP exchange as the kind-neutral result: the messages, how reading stopped, and the body scripts read. */
+import { SendError } from '../send-error.js';
 import type { ProtocolResult } from '../kind.js';
 import type { MessageStream } from '../stream/messages.js';
 import { formatHex } from './payload.js';
@@ -46,4 +47,15 @@ export function socketResult(exchange: SocketExchange, word = 'connected'): Prot
     ...(exchange.remoteAddress ? { remoteAddress: exchange.remoteAddress } : {}),
     ...(exchange.detail ? { detail: exchange.detail } : {}),
   };
+}
+
+/**
+ * What a raw socket's peer sent passed `maxResponseMb` in all (a request reads until a stop of
+ * `settings.stream`): said of the peer and its messages, where HTTP's words name a response body.
+ */
+export function receivedTooLarge(peer: string, maxResponseMb: number): SendError {
+  return new SendError(
+    `${peer} sent more than ${maxResponseMb} MB (maxResponseMb) in all, so Ferry stopped reading; stop sooner with settings.stream (maxEvents, timeoutMs, event), or raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`,
+    'tooLarge',
+  );
 }

@@ -12,7 +12,6 @@ import { DEFAULT_SETTINGS } from '../../model/index.js';
 import type { PreparedRequest } from '../../request/prepared.js';
 import { connectionError } from '../connection-errors.js';
 import { Deadline } from '../deadline.js';
-import { responseTooLarge } from '../http/http-errors.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
 import { Deframer, frame, maxPrefixed } from '../socket/framing.js';
@@ -22,7 +21,7 @@ import { openLive } from '../live/connection.js';
 import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { StreamSession } from '../stream/session.js';
 import { socketTarget, type SocketTarget } from '../socket/target.js';
-import { receivedBody, socketResult } from '../socket/result.js';
+import { receivedBody, socketResult, receivedTooLarge } from '../socket/result.js';
 import { DEFAULT_STREAM, MessageStream } from '../stream/messages.js';
 import { maxResponseBytes } from '../response-limit.js';
 
@@ -193,7 +192,7 @@ function exchange(
     socket.on('data', (chunk: Buffer) => {
       if (read.bytesRead === 0) timings.firstByteMs = performance.now() - started;
       read.bytesRead += chunk.length;
-      if (limit > 0 && read.bytesRead > limit) return fail(responseTooLarge(maxResponseMb));
+      if (limit > 0 && read.bytesRead > limit) return fail(receivedTooLarge(new URL(prepared.url).host, maxResponseMb));
       for (const message of deframer.push(chunk)) take(message);
     });
     // The peer ended its side (half-close) or the connection closed: what is left is read, then reading stops.
