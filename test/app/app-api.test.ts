@@ -357,7 +357,8 @@ describe('ferry app API', () => {
     expect((await renameEnvironment(client, 'Stage', 'Stage EU')).status).toBe(200);
     const saved = await edit('Stage', opened, 'second');
     expect(saved.status, saved.text).toBe(200);
-    expect(saved.body).toEqual({ id: 'Stage EU' });
+    expect(saved.body).toEqual((await client.call('GET', '/api/environment/variables?id=Stage%20EU')).body);
+    expect((saved.body as { id: string }).id).toBe('Stage EU');
     expect(await file('Stage EU')).toBe('name: Stage EU\nvariables:\n  - key: who\n    value: second\n');
     expect(await file('Stage')).toBeUndefined();
 
@@ -367,7 +368,7 @@ describe('ferry app API', () => {
     expect(await renamed.done, renamed.output.stderr).toBe(0);
     const again = await renameEnvironment(client, 'Stage EU', 'Stage AU', { variables: opened.base, mark: opened.mark });
     expect(again.status, again.text).toBe(200);
-    expect(again.body).toEqual({ id: 'Stage AU' });
+    expect((again.body as { id: string }).id).toBe('Stage AU');
     expect((await edit('Stage AU', opened, 'third')).status).toBe(200);
     expect(await file('Stage AU')).toBe('name: Stage AU\nvariables:\n  - key: who\n    value: third\n');
 
@@ -542,6 +543,8 @@ describe('ferry app API', () => {
     await fs.writeFile(file, withHeaders);
     const saved = await client.call('PUT', '/api/workspace/variables', { base: read.variables, variables: [{ key: 'team', value: 'core' }] });
     expect(saved.status).toBe(200);
+    // Answered with what a read gives now (the dialog's base when it stays open with edits typed meanwhile).
+    expect(saved.body).toEqual((await client.call('GET', '/api/workspace/variables')).body);
     const text = await fs.readFile(file, 'utf8');
     expect(text).toContain('key: X-Team');
     expect(text).toContain('key: team');

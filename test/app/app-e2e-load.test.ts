@@ -43,8 +43,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
   const panel = () => page.getByRole('region', { name: 'Load tests' });
   /**
    * The save's answer taken by the page (no "unsaved changes"), not only the file written: the file
-   * is written before the answer arrives, and the answer then replaces the draft, so an edit made
-   * in between (the next fill) was undone, and its Save stayed disabled (a click timing out).
+   * is written before the answer arrives. (An edit made in between once was undone by the answer;
+   * it now stays, unsaved: app-e2e-save-race.test.ts.)
    */
   const savedInPage = () => expect.poll(() => panel().textContent()).not.toContain('unsaved changes');
 

@@ -199,19 +199,23 @@ export function environmentRoutes(state: WorkspaceState): Routes {
     /**
      * Returns the id saved to: another than `id` when the environment was renamed since `mark`, or
      * when `name` (optional) renames it. A rename and the variables are one change: both are
-     * written, or neither and the answer says why.
+     * written, or neither and the answer says why. With it, what GET gives for that id now: the
+     * page's base for its next save when it keeps edits typed while this one was on its way.
      */
     'PUT /api/environment/variables': async ({ body, page }) => {
       const id = await followed(state, field(body, 'id'), (body as { mark?: unknown }).mark);
-      return { id: (await save(state, environment(id), body, page)) ?? id };
+      const savedTo = (await save(state, environment(id), body, page)) ?? id;
+      const scope = environment(savedTo);
+      return { id: savedTo, name: scope.name, variables: await views(state, scope), mark: await state.data.environmentMark() };
     },
 
     /** The workspace (collection) variables of ferry.yaml: used in every environment, below its values. */
     'GET /api/workspace/variables': async () => ({ name: workspace().name, variables: await views(state, workspace()) }),
 
+    /** Answers as GET does, with what the file holds now (see the environment's PUT). */
     'PUT /api/workspace/variables': async ({ body, page }) => {
       await save(state, workspace(), body, page);
-      return {};
+      return { name: workspace().name, variables: await views(state, workspace()) };
     },
 
     /** A new environment: `name`, and `copyOf` (an id) to start with its variables and secret values. */

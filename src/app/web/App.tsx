@@ -492,14 +492,25 @@ export function App() {
     if (!where || !request) return;
     try {
       const { path } = await api.post<{ path: string }>('/api/request', { folder: where.folder, request });
+      const written = (await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`)).request;
+      if (unsavedRef.current !== where) return; // another request opened meanwhile (its Discard confirmed)
+      // The editor goes on as the new file's, without being read again: what was typed while this
+      // save was on its way stays, and is saved as the user types from now on (save-answer.ts).
       unsavedRef.current = null;
       setUnsaved(null);
+      onDisk.current = stableJson(written);
+      selectedRef.current = path;
+      setSelected(path);
+      keepLast(path);
+      if (draftRef.current === request) {
+        draftRef.current = written;
+        setDraft(written);
+      } else if (draftRef.current) edit(draftRef.current);
       await loadWorkspace();
-      await openRequest(path);
     } catch (e) {
       setNotice(`Not saved: ${(e as Error).message}`);
     }
-  }, [loadWorkspace, openRequest]);
+  }, [loadWorkspace, edit]);
 
   // "Get token": the OAuth 2.0 token of what the editor holds, fetched as a send would, nothing sent.
   const getToken = useCallback((id: string, signal: AbortSignal) => api.post<TokenResponse>('/api/oauth2/token', { id, path: selectedRef.current, request: draftRef.current }, signal), []);

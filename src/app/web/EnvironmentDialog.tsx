@@ -6,7 +6,7 @@
  * `diskChanges` moves when workspace files change on disk (git, an editor, another tab): the file
  * is read again, and taken at once unless the dialog holds edits, which then meet the conflict bar.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
@@ -14,10 +14,15 @@ import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
 import { useDiskReread } from './disk-reread.js';
 import { saveOnCtrlS } from './save-shortcut.js';
+import { TYPED_SINCE_SAVE, useEditorSave } from './save-answer.js';
 import { shownName } from '../../support/shown-name.js';
 
+/** What GET and PUT answer: `id` and `mark` for an environment (not for the workspace's variables). */
+type VariablesRead = { id?: string; name: string; variables: EnvironmentVariableView[]; mark?: unknown };
+
+const variablesUrl = (id: string | undefined) => (id === undefined ? '/api/workspace/variables' : `/api/environment/variables?id=${encodeURIComponent(id)}`);
+
 export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: string; diskChanges: number; onClose: () => void; onSaved: () => void }) {
-  const url = id === undefined ? '/api/workspace/variables' : `/api/environment/variables?id=${encodeURIComponent(id)}`;
   const [name, setName] = useState('');
   /** The name as the file has it: a different one typed is a rename on Save. */
   const [savedName, setSavedName] = useState('');
@@ -37,8 +42,10 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
    * then follow a rename made meanwhile (another tab, `ferry env rename`) rather than find nothing.
    */
   const [mark, setMark] = useState<unknown>(undefined);
+  /** Read again from where the environment is now (a rename on Save moves it). */
+  const url = variablesUrl(currentId);
   useEffect(() => {
-    api.get<{ name: string; variables: EnvironmentVariableView[]; mark?: unknown }>(url).then((env) => {
+    api.get<VariablesRead>(variablesUrl(id)).then((env) => {
       setMark(env.mark);
       setName(env.name);
       setSavedName(env.name);
@@ -46,12 +53,14 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       setBase(env.variables);
       setLoaded(JSON.stringify({ name: env.name, rows: env.variables }));
     }, (e: Error) => setError(e.message));
-  }, [url]);
+  }, [id]);
   const edited = loaded !== '' && JSON.stringify({ name, rows }) !== loaded;
   /** Said beside the conflict bar when the file changed while the dialog held edits (no refused save says it). */
   const [changedOnDisk, setChangedOnDisk] = useState(false);
-  /** A save in flight: its answer says what the file holds, not a read racing it. */
-  const saving = useRef(false);
+  /** Saved, but the user typed on while the save was on its way: the dialog stays open with those edits. */
+  const [savedNote, setSavedNote] = useState<string | null>(null);
+  /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
+  const { saving, save: sendSave } = useEditorSave({ name, rows });
   useDiskReread(diskChanges, {
     openKey: () => (saving.current || loaded === '' ? undefined : url),
     read: () => api.get<{ name: string; variables: EnvironmentVariableView[] }>(url),
@@ -76,27 +85,35 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   const update = (i: number, patch: Partial<EnvironmentVariableView>) =>
     setRows(i === rows.length ? [...rows, { ...shown[i]!, ...patch }] : rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const save = async (over = base) => {
-    saving.current = true;
     try {
       setConflict(null);
       setChangedOnDisk(false);
-      if (currentId === undefined) {
-        await api.put('/api/workspace/variables', { base: over, variables: rows });
-      } else {
+      setSavedNote(null);
+      let closes = true;
+      await sendSave((sent) => {
+        if (currentId === undefined) return api.put<VariablesRead>('/api/workspace/variables', { base: over, variables: sent.rows });
         // A new name goes with the variables: the server renames and saves in one change, or
         // neither (a refused value must not leave the environment renamed without its edits).
-        const renamed = name === savedName ? {} : { name };
-        setCurrentId((await api.put<{ id: string }>('/api/environment/variables', { id: currentId, base: over, variables: rows, mark, ...renamed })).id);
-        setSavedName(name);
-      }
+        const renamed = sent.name === savedName ? {} : { name: sent.name };
+        return api.put<VariablesRead>('/api/environment/variables', { id: currentId, base: over, variables: sent.rows, mark, ...renamed });
+      }, (answer, typedSince, sent) => {
+        if (answer.id !== undefined) setCurrentId(answer.id);
+        setSavedName(answer.name);
+        if (!typedSince) return;
+        // Typed on while it was saved: the dialog stays open with those edits, over the file's new version.
+        closes = false;
+        setBase(answer.variables);
+        if (answer.mark !== undefined) setMark(answer.mark);
+        setLoaded(JSON.stringify({ name: sent.name, rows: sent.rows }));
+        setError(null);
+        setSavedNote(`Saved. ${TYPED_SINCE_SAVE}`);
+      });
       onSaved();
-      onClose();
+      if (closes) onClose();
     } catch (e) {
       const changed = e instanceof ApiFailure ? (e.body as { variables?: EnvironmentVariableView[] } | undefined)?.variables : undefined;
       if (changed) setConflict(changed);
       setError((e as Error).message);
-    } finally {
-      saving.current = false;
     }
   };
   const remove = async () => {
@@ -141,6 +158,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       {id === undefined && <p className="muted">Workspace variables apply in every environment; an environment's variable of the same name wins.</p>}
       <p className="muted">Secret values are kept encrypted on this computer (as <code>ferry secret set</code> does), never in the workspace files.</p>
       {error && <p className="error">{error}</p>}
+      {savedNote && !error && <p className="ok" role="status">{savedNote}</p>}
       {conflict && (
         <ConflictBar
           file={conflict}

@@ -19,6 +19,7 @@ import { onLoadEvent } from './load-events.js';
 import { CompareTable, historyLabel, LoadNotices, LoadSummary } from './LoadSummary.js';
 import './load.css';
 import { saveOnCtrlS } from './save-shortcut.js';
+import { useEditorSave } from './save-answer.js';
 import { shownName } from '../../support/shown-name.js';
 
 interface RunState {
@@ -49,8 +50,6 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const [conflict, setConflict] = useState<LoadTestFile | null>(null);
   /** Said beside the bar when the file changed while the panel held edits (no refused save says it). */
   const [changedOnDisk, setChangedOnDisk] = useState(false);
-  /** A save in flight: its answer says what the file holds, not a read racing it. */
-  const saving = useRef(false);
   const [run, setRun] = useState<RunState | null>(null);
   const [history, setHistory] = useState<LoadHistoryEntry[]>([]);
   const [picked, setPicked] = useState<string[]>([]);
@@ -60,6 +59,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const runRef = useRef<RunState | null>(null);
   runRef.current = run;
   const dirty = draft !== null && saved !== null && stableJson(draft) !== stableJson(saved);
+  /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
+  const { saving, save: sendSave } = useEditorSave(draft);
   // Kept while the panel is closed, but not past the page: leaving it asks first.
   useLeaveGuard(dirty);
   /** Opening another load test replaces the draft: with unsaved edits, only when the user says so. */
@@ -149,11 +150,14 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     setError(null);
     setConflict(null);
     setChangedOnDisk(false);
-    saving.current = true;
     try {
-      const answer = await api.put<{ id: string; loadTest: LoadTestFile }>('/api/loadtest', { id: selected, ...(base ? { base } : {}), loadTest: draft });
-      setSaved(answer.loadTest);
-      setDraft(answer.loadTest);
+      const answer = await sendSave(
+        (loadTest) => api.put<{ id: string; loadTest: LoadTestFile }>('/api/loadtest', { id: selected, ...(base ? { base } : {}), loadTest }),
+        (answer, typedSince) => {
+          setSaved(answer.loadTest);
+          if (!typedSince) setDraft(answer.loadTest);
+        },
+      );
       // Renamed: its file, so its id, follows the name (2.1.4), and its past runs with it.
       if (answer.id !== selected) {
         setSelected(answer.id);
@@ -166,8 +170,6 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
       if (file) setConflict(file);
       setError((e as Error).message);
       return false;
-    } finally {
-      saving.current = false;
     }
   };
 

@@ -18,6 +18,7 @@ import { useGuardedClose } from './guarded-close.js';
 import { useDiskReread } from './disk-reread.js';
 import type { ServerKinds } from './server-kinds.js';
 import { saveOnCtrlS } from './save-shortcut.js';
+import { TYPED_SINCE_SAVE, useEditorSave } from './save-answer.js';
 import { shownName } from '../../support/shown-name.js';
 import { DocsEditor } from './RequestEditor.js';
 
@@ -43,19 +44,24 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
   const [conflict, setConflict] = useState<ServerEditorView | null>(null);
   /** Said beside the conflict bar when the file changed while the editor held edits (no refused save says it). */
   const [changedOnDisk, setChangedOnDisk] = useState(false);
-  /** A save in flight: its answer (or refusal) says what the file holds, not a read racing it. */
-  const saving = useRef(false);
+  /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
+  const { saving, save: sendSave } = useEditorSave({ common, yamlText });
+  /** The id this editor's own save gave the server (a rename): the panel passes it back as `id`, with nothing to read again. */
+  const savedAs = useRef<string | null>(null);
 
   /** The server as the file held it when last read (or as the user chose to overwrite it): a save is checked against it. */
   const base = useRef<ServerFile | undefined>(undefined);
-  const show = (v: ServerEditorView) => {
+  /** The file's version becomes the base; `edits`: and what the editor shows (not when the user typed on meanwhile). */
+  const show = (v: ServerEditorView, edits = true) => {
     base.current = v.server;
     setView(v);
+    if (!edits) return;
     setCommon(commonOf(v));
     setYamlText(v.sectionYaml);
   };
   useEffect(() => {
-    api.get<ServerEditorView>(`/api/server?id=${encodeURIComponent(id)}`).then(show, (e: Error) => setLoadError(e.message));
+    if (id === savedAs.current) return;
+    api.get<ServerEditorView>(`/api/server?id=${encodeURIComponent(id)}`).then((v) => show(v), (e: Error) => setLoadError(e.message));
   }, [id]);
 
   const section = view && common ? view.sections[common.kind] ?? '' : '';
@@ -67,23 +73,24 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
     setWarning(null);
     setConflict(null);
     setChangedOnDisk(false);
-    saving.current = true;
     try {
-      const { tls, certPath, keyPath, ...rest } = common;
-      // Empty paths are left out: a self-signed certificate for localhost is used then (2.11).
-      const server = { ...rest, tls: { ...view.server.tls, enabled: tls, certPath: certPath || undefined, keyPath: keyPath || undefined } };
-      const done = await api.put<ServerEditorView & { warning?: string }>('/api/server', { id, server, sectionYaml: yamlText, base: over });
-      show(done);
-      setSaved(`Saved ${done.file}.`);
+      const done = await sendSave((sent) => {
+        const { tls, certPath, keyPath, ...rest } = sent.common!;
+        // Empty paths are left out: a self-signed certificate for localhost is used then (2.11).
+        const server = { ...rest, tls: { ...view.server.tls, enabled: tls, certPath: certPath || undefined, keyPath: keyPath || undefined } };
+        return api.put<ServerEditorView & { warning?: string }>('/api/server', { id, server, sectionYaml: sent.yamlText, base: over });
+      }, (done, typedSince) => {
+        show(done, !typedSince);
+        setSaved(`Saved ${done.file}.${typedSince ? ` ${TYPED_SINCE_SAVE}` : ''}`);
+      });
       if (done.warning) setWarning(`Saved, but it will not start like this: ${done.warning}`);
       // Renamed: the file, so the id, follows the name (2.1.4); the panel opens it under its new id.
+      if (done.id !== id) savedAs.current = done.id;
       onSaved(done.id);
     } catch (e) {
       const body = e instanceof ApiFailure ? (e.body as (ServerEditProblem & { current?: ServerEditorView }) | undefined) : undefined;
       setProblem(body && typeof body.error === 'string' ? body : { error: (e as Error).message });
       if (body?.current) setConflict(body.current);
-    } finally {
-      saving.current = false;
     }
   };
   const yamlProblem: YamlProblem | null = problem?.line !== undefined ? { line: problem.line, column: problem.column ?? 1, message: problem.error } : null;

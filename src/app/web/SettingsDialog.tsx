@@ -18,6 +18,7 @@ import { CodeEditor } from './LazyCodeEditor.js';
 import { DocsEditor } from './RequestEditor.js';
 import { TabList, tabPanel } from './TabList.js';
 import { saveOnCtrlS } from './save-shortcut.js';
+import { TYPED_SINCE_SAVE, useEditorSave } from './save-answer.js';
 import { shownName } from '../../support/shown-name.js';
 
 const TABS = ['Auth', 'Headers', 'Scripts', 'Docs'] as const;
@@ -62,6 +63,10 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
     }, (e: Error) => setError(e.message));
   }, [url]);
   const edited = settings !== null && (stableJson(settings) !== loaded || validate !== loadedValidate);
+  /** Saved, but the user typed on while the save was on its way: the dialog stays open with those edits. */
+  const [savedNote, setSavedNote] = useState<string | null>(null);
+  /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
+  const { saving, save: sendSave } = useEditorSave({ settings, validate });
   // What the disk-change handler needs now, not at the render that made it.
   const now = useRef({ base, edited, validateEdited: false });
   now.current = { base, edited, validateEdited: validate !== loadedValidate };
@@ -69,8 +74,10 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
   const lastRead = useRef<SettingsView | null>(null);
   const firstChanges = useRef(diskChanges);
   useEffect(() => {
-    if (diskChanges === firstChanges.current) return;
+    // A save on its way: its answer says what the file holds (its own write is this change, often).
+    if (diskChanges === firstChanges.current || saving.current) return;
     api.get<SettingsView>(url).then((read) => {
+      if (saving.current) return;
       setView(read);
       lastRead.current = read;
       const held = now.current;
@@ -96,11 +103,24 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
     if (!settings) return;
     try {
       setConflict(null);
-      // The switch goes only when flipped: the file's value is kept otherwise.
-      const flipped = view?.openapi?.spec && validate !== loadedValidate ? { validate } : {};
-      await api.put(folder ? '/api/folder/settings' : '/api/workspace/settings', { ...(folder ? { path: folder } : {}), settings, ...(over ? { base: over } : {}), ...flipped });
+      setSavedNote(null);
+      let closes = true;
+      await sendSave((sent) => {
+        // The switch goes only when flipped: the file's value is kept otherwise.
+        const flipped = view?.openapi?.spec && sent.validate !== loadedValidate ? { validate: sent.validate } : {};
+        return api.put<{ settings: EditedSettings; openapi?: SettingsView['openapi'] }>(folder ? '/api/folder/settings' : '/api/workspace/settings', { ...(folder ? { path: folder } : {}), settings: sent.settings, ...(over ? { base: over } : {}), ...flipped });
+      }, (answer, typedSince, sent) => {
+        if (!typedSince) return;
+        // Typed on while it was saved: the dialog stays open with those edits, over the file's new version.
+        closes = false;
+        setBase(answer.settings);
+        setLoaded(stableJson(sent.settings));
+        setLoadedValidate(answer.openapi?.validate !== false);
+        setError(null);
+        setSavedNote(`Saved. ${TYPED_SINCE_SAVE}`);
+      });
       onSaved();
-      onClose();
+      if (closes) onClose();
     } catch (e) {
       const changed = e instanceof ApiFailure ? (e.body as { settings?: EditedSettings } | undefined)?.settings : undefined;
       if (changed) setConflict(changed);
@@ -166,6 +186,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
         </>
       )}
       {error && <p className="error" role="alert">{error}</p>}
+      {savedNote && !error && <p className="ok" role="status">{savedNote}</p>}
       {conflict && (
         <ConflictBar
           file={conflict}

@@ -1,0 +1,179 @@
+/**
+ * `ferry app` in Chromium: what the user types while a save is on its way stays. The load-test
+ * panel put the save's answer back into its editor, so keystrokes made between pressing Save and
+ * the answer were undone without a word (the load e2e test had to wait for the answer between two
+ * edits); the server editor did the same, and the variables and settings dialogs closed over them.
+ * Each save is held here on its way (the page's request, sent to the real server once the test has
+ * typed on), then the editor must still show the later edit, say it is not saved, and save it next.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page, Route } from 'playwright-core';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppServer } from '../../src/app/server/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, openAppPage } from './browser.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while a save is on its way', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+  const read = (p: string) => fs.readFile(path.join(ws.root, p), 'utf8');
+
+  /**
+   * Holds the page's next `method` request to `url` (sent: the body is the content as it was when
+   * Save was pressed) until `release`; `answered` resolves once the page has the real server's
+   * answer and has had a moment to take it.
+   */
+  async function holdNext(url: RegExp, method: string): Promise<{ sent: Promise<void>; release: () => void; answered: Promise<void> }> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const sent = new Promise<void>((resolve) => (arrived = resolve));
+    let taken = false;
+    const handler = async (route: Route) => {
+      if (taken || route.request().method() !== method) return route.fallback();
+      taken = true;
+      arrived();
+      await released;
+      await route.continue();
+      await page.unroute(url, handler);
+    };
+    await page.route(url, handler);
+    const answered = page.waitForResponse((r) => url.test(r.url()) && r.request().method() === method, { timeout: 15_000 })
+      .then(() => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))));
+    return { sent, release, answered };
+  }
+
+  beforeAll(async () => {
+    ws = await makeWorkspace({
+      'requests/Plain.yaml': { name: 'Plain', seq: 1, url: 'http://127.0.0.1:9/plain' },
+      'requests/Users/_folder.yaml': { name: 'Users' },
+      'requests/Users/Who.yaml': { name: 'Who', url: 'http://127.0.0.1:9/who' },
+      'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'one' }] },
+      'servers/chat.yaml': '# a chat for the test\nname: Chat\nkind: websocket\nwebsocket:\n  mode: manual\n',
+      'loadtests/smoke.yaml': 'name: Smoke\ntargets:\n  - request: Plain.yaml\n    weight: 1\nstages:\n  - { durationSecs: 6, target: 2 }\n',
+    });
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 } }));
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeAppPage({ browser, app });
+    await ws?.cleanup();
+  });
+
+  it('load tests: a stage typed while Save is on its way stays, as unsaved, and the next Save writes it', async () => {
+    const panel = page.getByRole('region', { name: 'Load tests' });
+    await page.getByRole('button', { name: 'Load tests', exact: true }).click();
+    await panel.getByRole('listitem').filter({ hasText: 'Smoke' }).click();
+    await expect.poll(() => panel.getByLabel('Load test name').inputValue()).toBe('Smoke');
+    await panel.getByLabel('Target 1 weight').fill('2');
+    const held = await holdNext(/\/api\/loadtest$/, 'PUT');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await held.sent;
+    await panel.getByLabel('Stage 1 target').fill('3');
+    held.release();
+    await held.answered;
+    expect(await read('loadtests/smoke.yaml')).toContain('weight: 2\n');
+    expect(await read('loadtests/smoke.yaml')).toContain('target: 2 }');
+    expect(await panel.getByLabel('Stage 1 target').inputValue()).toBe('3');
+    expect(await panel.getByLabel('Target 1 weight').inputValue()).toBe('2');
+    expect(await panel.textContent()).toContain('unsaved changes');
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => panel.textContent()).not.toContain('unsaved changes');
+    expect(await read('loadtests/smoke.yaml')).toBe('name: Smoke\ntargets:\n  - request: Plain.yaml\n    weight: 2\nstages:\n  - { durationSecs: 6, target: 3 }\n');
+    await page.getByLabel('Close load tests').click();
+  });
+
+  it('the server editor: notes typed while a rename is saved stay (not read again under the new name), and are saved next', async () => {
+    await page.getByRole('button', { name: 'Servers', exact: true }).click();
+    const panel = page.getByLabel('Servers', { exact: true });
+    await panel.getByRole('button', { name: 'Edit Chat' }).click();
+    const editor = page.getByRole('dialog', { name: 'Server editor' });
+    await expect.poll(() => editor.getByLabel('websocket section (YAML)').textContent()).toContain('mode: manual');
+    await editor.getByLabel('Server name').fill('Chat room');
+    await editor.getByLabel('Docs').fill('first');
+    const held = await holdNext(/\/api\/server$/, 'PUT');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await held.sent;
+    await editor.getByLabel('Docs').fill('first, then more');
+    held.release();
+    await held.answered;
+    expect(parse(await read('servers/Chat room.yaml'))).toMatchObject({ name: 'Chat room', docs: 'first' });
+    await expect.poll(() => editor.getByRole('status').first().textContent()).toContain('Saved servers/Chat room.yaml. What you typed after pressing Save is not saved yet');
+    expect(await editor.getByLabel('Docs').inputValue()).toBe('first, then more');
+    expect(await editor.getByLabel('Server name').inputValue()).toBe('Chat room');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => parse(await read('servers/Chat room.yaml')).docs).toBe('first, then more');
+    expect(await read('servers/Chat room.yaml')).toMatch(/^# a chat for the test\n/);
+    // Nothing left unsaved: closing asks nothing.
+    await editor.locator('footer').getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Server editor' }).count()).toBe(0);
+  });
+
+  it('the environment dialog: a value typed while Save is on its way keeps the dialog open with it; Save writes it', async () => {
+    await page.getByLabel('Environment', { exact: true }).selectOption('local');
+    await page.getByLabel('Edit environment').click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByLabel('Environment name').inputValue()).toBe('Local');
+    await dialog.getByLabel('Value 1', { exact: true }).fill('two');
+    const held = await holdNext(/\/api\/environment\/variables$/, 'PUT');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await held.sent;
+    await dialog.getByLabel('Value 1', { exact: true }).fill('three');
+    held.release();
+    await held.answered;
+    expect(parse(await read('environments/local.yaml'))).toEqual({ name: 'Local', variables: [{ key: 'who', value: 'two' }] });
+    expect(await dialog.count()).toBe(1);
+    expect(await dialog.getByLabel('Value 1', { exact: true }).inputValue()).toBe('three');
+    expect(await dialog.getByRole('status').textContent()).toBe('Saved. What you typed after pressing Save is not saved yet: Save again to keep it.');
+    // The app's own write (the watcher's report of it) is no conflict.
+    await page.waitForTimeout(1500);
+    expect(await dialog.getByRole('group', { name: 'Changed on disk' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(parse(await read('environments/local.yaml'))).toEqual({ name: 'Local', variables: [{ key: 'who', value: 'three' }] });
+  });
+
+  it('folder settings: a header typed while Save is on its way keeps the dialog open with it; Save writes it', async () => {
+    await page.getByRole('treeitem', { name: /Users/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Settings…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Folder settings' });
+    await dialog.getByRole('tab', { name: 'Headers' }).click();
+    await dialog.getByLabel('Header key 1').fill('X-Team');
+    await dialog.getByLabel('Header value 1').fill('one');
+    const held = await holdNext(/\/api\/folder\/settings$/, 'PUT');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await held.sent;
+    await dialog.getByLabel('Header value 1').fill('two');
+    held.release();
+    await held.answered;
+    expect(parse(await read('requests/Users/_folder.yaml'))).toEqual({ name: 'Users', headers: [{ key: 'X-Team', value: 'one' }] });
+    expect(await dialog.count()).toBe(1);
+    expect(await dialog.getByLabel('Header value 1').inputValue()).toBe('two');
+    expect(await dialog.getByRole('status').last().textContent()).toBe('Saved. What you typed after pressing Save is not saved yet: Save again to keep it.');
+    await page.waitForTimeout(1500);
+    expect(await dialog.getByRole('group', { name: 'Changed on disk' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(parse(await read('requests/Users/_folder.yaml'))).toEqual({ name: 'Users', headers: [{ key: 'X-Team', value: 'two' }] });
+  });
+
+  it('the request editor (saved as you type): a URL typed on while its save is on its way is the next save', async () => {
+    await page.getByRole('treeitem', { name: /Plain/ }).click();
+    await expect.poll(() => page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/plain');
+    const held = await holdNext(/\/api\/request$/, 'PUT');
+    await page.getByLabel('URL').fill('http://127.0.0.1:9/plain?x=1');
+    await held.sent;
+    await page.getByLabel('URL').fill('http://127.0.0.1:9/plain?x=1&y=2');
+    held.release();
+    await held.answered;
+    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/plain?x=1&y=2');
+    await expect.poll(async () => parse(await read('requests/Plain.yaml')).url).toBe('http://127.0.0.1:9/plain?x=1&y=2');
+  });
+});
