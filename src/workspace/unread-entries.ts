@@ -21,7 +21,7 @@ const ITEM_WORDS: Record<string, string> = { environments: 'environments', serve
  * Links and dot-names are not entered (2.1.7), as anywhere in the workspace.
  */
 export function subfolderWarning(root: string, dir: string, name: string): Warning | undefined {
-  const found = firstItemLike(path.join(root, dir, name), name, 1);
+  const found = firstItemLike(path.join(root, dir, name), name, 1, { folders: MAX_FOLDERS_LOOKED_AT });
   if (found === undefined) return undefined;
   const label = `${dir}/${name}`;
   const items = ITEM_WORDS[dir] ?? dir;
@@ -38,8 +38,19 @@ export function isSubfolderWarning(warning: Warning): boolean {
   return warning.message.startsWith(`${warning.file}/ ${NOT_READ} `);
 }
 
-/** The first `.yaml`/`.yml` file under `absolute` (its path from the subfolder's parent, `prod/api.yaml`), looking no deeper than the request tree is read. */
-function firstItemLike(absolute: string, relative: string, depth: number): string | undefined {
+/**
+ * Folders listed at most under one subfolder: every open looks (`ferry run` too), and a tree of
+ * data that big (a vendored package, years of test data) is not where items were grouped by hand.
+ */
+const MAX_FOLDERS_LOOKED_AT = 1000;
+
+/**
+ * The first `.yaml`/`.yml` file under `absolute` (its path from the subfolder's parent,
+ * `prod/api.yaml`), looking no deeper than the request tree is read and into `budget.folders`
+ * folders at most.
+ */
+function firstItemLike(absolute: string, relative: string, depth: number, budget: { folders: number }): string | undefined {
+  if (budget.folders-- <= 0) return undefined;
   let entries: Dirent[];
   try {
     entries = readdirSync(absolute, { withFileTypes: true });
@@ -56,7 +67,7 @@ function firstItemLike(absolute: string, relative: string, depth: number): strin
   }
   if (depth >= MAX_TREE_DEPTH) return undefined;
   for (const folder of folders) {
-    const found = firstItemLike(path.join(absolute, folder), `${relative}/${folder}`, depth + 1);
+    const found = firstItemLike(path.join(absolute, folder), `${relative}/${folder}`, depth + 1, budget);
     if (found !== undefined) return found;
   }
   return undefined;

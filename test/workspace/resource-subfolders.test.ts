@@ -74,6 +74,13 @@ describe('subfolders of environments/, servers/, loadtests/', () => {
     expect(ws.warnings[0]!.message).toMatch(/symbolic link; Ferry never follows links/);
   });
 
+  it('a subfolder with over 1,000 folders of data is not searched to its end (every open looks)', async () => {
+    const root = await workspace({ 'loadtests/data/zz/smoke.yaml': 'name: Smoke\n', 'loadtests/few/zz/smoke.yaml': 'name: Smoke\n' });
+    await Promise.all(Array.from({ length: 1000 }, (_, i) => fs.mkdir(path.join(root, 'loadtests', 'data', `d${String(i).padStart(4, '0')}`))));
+    const ws = await openWorkspace(root);
+    expect(ws.warnings.map((w) => w.file)).toEqual(['loadtests/few']);
+  });
+
   it('a listing (ferry ls) says the same', async () => {
     const root = await workspace({ 'environments/prod/api.yaml': 'name: API\n' });
     const ws = await openWorkspace(root, { listing: true });
