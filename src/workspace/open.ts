@@ -16,7 +16,7 @@ import { readRequestTreePart } from './tree-part.js';
 import { ListingCache, NeedsParsing, type ListingCacheOptions } from './listing-cache.js';
 import type { Entry, FolderNode, Warning, Workspace } from './types.js';
 import { renderYaml } from './yaml-file.js';
-import { postmanExportWarning, subfolderWarning } from './unread-entries.js';
+import { caseMisnamedFolderWarnings, postmanExportWarning, subfolderWarning } from './unread-entries.js';
 
 /** The model's schemas and the YAML parsers, loaded when a file must be read (not by a listing the cache gives whole). */
 const loadParsing = () => import('./parsing.js');
@@ -176,6 +176,7 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
   } catch (error) {
     warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${fileProblemReason(error)}); the workspace opens without them.` });
   }
+  warnings.push(...caseMisnamedFolderWarnings(absolute));
 
   // A listing with a cache reads through it, and loads the parsers only if a file must be read.
   const parsing = cache ? undefined : await loadParsing();

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { findFolder, isYamlFile } from './tree.js';
+import { isCaseMisnamedFolderWarning } from './unread-entries.js';
 import type { RequestFile, RequestSummary } from '../model/index.js';
 import type { BrokenNode, FolderNode, RequestNode, Warning } from './types.js';
 
@@ -171,8 +172,8 @@ function suggest<R extends RequestSummary>(all: RunItem<R>[], wanted: string): s
 
 /**
  * The file warnings that concern a run of `items`: the workspace file's, the requests folder's,
- * those of the items' own files and of the folders above them (their `_folder.yaml`), and what in
- * environments/ is not read as an environment; the others (other requests, environment files,
+ * those of the items' own files and of the folders above them (their `_folder.yaml`), what in
+ * environments/ is not read as an environment, and a resource folder named in other case; the others (other requests, environment files,
  * servers, load tests) are only counted.
  */
 export function warningsOfRun<R extends RequestSummary>(warnings: readonly Warning[], items: readonly RunItem<R>[]): { own: Warning[]; others: number } {
@@ -186,8 +187,9 @@ export function warningsOfRun<R extends RequestSummary>(warnings: readonly Warni
     }
   }
   // A run reads environments/ (its variables, -e): what there is not read as an environment (a
-  // subfolder, a .yml file) is said in full, since the run may be missing it.
-  const own = warnings.filter((w) => files.has(w.file) || notReadAsEnvironment(w));
+  // subfolder, a .yml file) is said in full, since the run may be missing it; so is `Requests/`,
+  // a folder read on some computers only.
+  const own = warnings.filter((w) => files.has(w.file) || notReadAsEnvironment(w) || isCaseMisnamedFolderWarning(w));
   return { own, others: warnings.length - own.length };
 }
 

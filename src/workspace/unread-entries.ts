@@ -5,7 +5,9 @@
  * hand) is not read, so ids stay unique and plain, and is said once, with what to do; one with
  * other files only is data (2.1.2 "any other path": `loadtests/data/users.csv`) and is not warned
  * about. A Postman export dropped there (`staging.postman_environment.json`) says to import it.
- * Other files are data, read only where something refers to them.
+ * Other files are data, read only where something refers to them. And one of those folders, or
+ * requests/, named in other case (`Environments/`) is said: read on macOS and Windows, whose file
+ * systems ignore case, it is not on Linux (CI), so a workspace would run differently there.
  */
 import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
@@ -83,4 +85,31 @@ export function postmanExportWarning(dir: string, name: string): Warning | undef
   const label = `${dir}/${name}`;
   const what = kind === 'collection' ? 'a Postman collection export' : kind === 'globals' ? 'a Postman globals export' : 'a Postman environment export';
   return { file: label, message: `${label} ${NOT_READ} it is ${what}, and Ferry reads its own .yaml files only. Import it with \`ferry import ${commandArg(label)}\`, then delete the export.` };
+}
+
+/** The folders whose names Ferry reads exactly (2.1.2), lower case. */
+const RESOURCE_FOLDERS = ['requests', 'environments', 'servers', 'loadtests'];
+
+/** A warning for each folder of `root` named as one of Ferry's in other case (`Requests/`). */
+export function caseMisnamedFolderWarnings(root: string): Warning[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch {
+    return []; // the workspace file was just read: a folder that cannot be listed now is said by its readers
+  }
+  const warnings: Warning[] = [];
+  for (const entry of entries) {
+    const meant = RESOURCE_FOLDERS.find((name) => name === entry.name.toLowerCase());
+    if (!meant || meant === entry.name || !entry.isDirectory()) continue;
+    warnings.push({ file: entry.name, message: `${entry.name}/ ${MISNAMED} ${meant}/ in lower case: on a file system that tells case apart (Linux, most CI) it is not read, so the workspace works on some computers only. Rename it to ${meant}/ (moving its files into ${meant}/ if that exists too).` });
+  }
+  return warnings;
+}
+
+const MISNAMED = 'must be named';
+
+/** Whether `warning` is one of `caseMisnamedFolderWarnings`'. */
+export function isCaseMisnamedFolderWarning(warning: Warning): boolean {
+  return warning.message.startsWith(`${warning.file}/ ${MISNAMED} `);
 }

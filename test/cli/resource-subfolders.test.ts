@@ -95,4 +95,11 @@ describe('a subfolder of environments/ in the commands', () => {
     expect(JSON.parse(after.stdout).map((e: { name: string }) => e.name)).toEqual(['Staging EU']);
     expect((await ferry(['ls', '--problems'], root)).stdout).not.toContain('postman');
   });
+
+  it('ferry run says Requests/ in full: a run on Linux (CI) leaves its requests out', async () => {
+    const root = (await makeWorkspace({ 'requests/ok.yaml': { name: 'ok', url: `${peer.url}/echo` }, 'Requests/other.yaml': { name: 'other', url: `${peer.url}/echo` } })).root;
+    const run = await ferry(['run', 'ok'], root);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('! Requests/ must be named requests/ in lower case: on a file system that tells case apart (Linux, most CI) it is not read');
+  });
 });

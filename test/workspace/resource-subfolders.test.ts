@@ -110,4 +110,13 @@ describe('subfolders of environments/, servers/, loadtests/', () => {
       'loadtests/shop.postman_collection.json is not read: it is a Postman collection export, and Ferry reads its own .yaml files only. Import it with `ferry import "loadtests/shop.postman_collection.json"`, then delete the export.',
     ]);
   });
+
+  it('Requests/, Environments/, SERVERS/, LoadTests/ (read where the file system ignores case, not on Linux) are said, whatever they hold', async () => {
+    const root = await workspace({ 'Environments/dev.yaml': 'name: Dev\n', 'SERVERS/x.txt': 'x\n', 'Requests/Get.yaml': 'name: Get\n', 'LoadTests/.keep': '' });
+    await fs.writeFile(path.join(root, 'Servers'), 'a file, not a folder');
+    const ws = await openWorkspace(root);
+    const misnamed = ws.warnings.filter((w) => !w.file.includes('/'));
+    expect(misnamed.map((w) => w.file)).toEqual(['Environments', 'LoadTests', 'Requests', 'SERVERS']);
+    expect(misnamed[0]!.message).toBe('Environments/ must be named environments/ in lower case: on a file system that tells case apart (Linux, most CI) it is not read, so the workspace works on some computers only. Rename it to environments/ (moving its files into environments/ if that exists too).');
+  });
 });
