@@ -12,8 +12,9 @@ export function environmentProblems(ws: Workspace, listed: readonly string[]): s
   return ws.warnings
     .filter((w) => w.file.startsWith(prefix))
     .map((w) => {
-      // A subfolder's warning says what to do already; it is no file left out of the list.
-      const left = !isSubfolderWarning(w) && !ids.has(w.file.slice(prefix.length).replace(/\.yaml$/i, '')) && !/skipped\.$/.test(w.message);
+      // Only an environment file (.yaml) that does not read is left out of the list; a subfolder,
+      // a .yml file or a Postman export is no environment yet, and its warning says what to do.
+      const left = /\.yaml$/i.test(w.file) && !isSubfolderWarning(w) && !ids.has(w.file.slice(prefix.length).replace(/\.yaml$/i, '')) && !/skipped\.$/.test(w.message);
       return `ferry: ${formatWarning(w)}${left ? ' (not listed: fix the file to use it)' : ''}`;
     });
 }

@@ -88,6 +88,8 @@ describe('a subfolder of environments/ in the commands', () => {
     expect(listed.stdout).toContain(said);
     const run = await ferry(['run'], root);
     expect(run.stdout).toContain(`! ${said}`);
+    // Not a file left out of the list: the warning says what to do.
+    expect((await ferry(['env', 'ls'], root)).stderr.trim()).toBe(`ferry: ${said}`);
     const imported = await ferry(['import', `environments/${name}`], root);
     expect(imported.code, imported.stderr).toBe(0);
     await fs.rm(path.join(root, 'environments', name));
