@@ -83,6 +83,22 @@ function lineDiff(a: string, b: string): Array<{ line: number; before: string; a
   return out;
 }
 
+describe('-0, a number in YAML 1.2', () => {
+  it('is read as -0 and written back as -0, by an edit and in a new file (not 0: the fast reader leaves it to yaml)', async () => {
+    const root = await copyFixture('full');
+    const file = path.join(root, 'R.yaml');
+    await fs.writeFile(file, 'name: R\nurl: http://a/\nx-n: -0\nx-m: [-0, 0]\n');
+    const outcome = await readResource('request', file, 'requests/R.yaml');
+    if (!outcome.ok) throw new Error(outcome.warning.message);
+    expect(Object.is((outcome.value as unknown as Record<string, unknown>)['x-n'], -0)).toBe(true);
+    await saveResource(file, 'request', { ...outcome.value, url: 'http://b/' });
+    expect(await fs.readFile(file, 'utf8')).toBe('name: R\nurl: http://b/\nx-n: -0\nx-m: [-0, 0]\n');
+    const fresh = path.join(root, 'N.yaml');
+    await saveResource(fresh, 'request', outcome.value);
+    expect(await fs.readFile(fresh, 'utf8')).toBe('name: R\nurl: http://a/\nx-n: -0\nx-m:\n  - -0\n  - 0\n');
+  });
+});
+
 describe('list edits keep the other items as written', () => {
   const source = '# top\nvariables:\n  - key: a\n    value: http://mine # keep\n  - key: b # bee\n    value: "2"\nname: x\n';
 
