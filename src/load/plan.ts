@@ -16,6 +16,7 @@ import { tlsOptionsForUrl, type ClientTls } from '../request/client-tls.js';
 import { DataFileError, readDataFile, rowText, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
 import { entriesHere, formatWarning, loadTargetPath, walkRequests, type Workspace } from '../workspace/index.js';
+import { fieldPlacer } from './field-place.js';
 import { markerFor } from './fill.js';
 import { rowsOf, type Segment } from './segment.js';
 import { checkStages, StageError, totalSeconds, type Stage } from './stages.js';
@@ -103,6 +104,8 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   }
   const test = entry.value;
   const where = entry.file;
+  /** `file:line:column` of a field, for the problems found here (the format's own carry theirs). */
+  const place = await fieldPlacer(workspace.root, where);
 
   const httpVersion = test.httpVersion ?? options.settings.httpVersion;
   if (httpVersion === 'http3') {
@@ -125,7 +128,8 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   }
   const stages = options.stages ?? test.stages;
   try {
-    checkStages(stages, options.stages ? '--stages' : where, test.model, options.segment?.count ?? 1);
+    // The file's stages are placed by their line; --stages by its name.
+    checkStages(stages, options.stages ? '--stages' : where, test.model, options.segment?.count ?? 1, options.stages ? undefined : place);
   } catch (error) {
     if (error instanceof StageError) throw new LoadInputError(error.message);
     throw error;
@@ -145,8 +149,10 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   // A threshold's target names its request as a target does: `.yaml` may be left out, any case.
   const paths = new Set(found.map((f) => f.hit.node.path.toLowerCase()));
   test.thresholds.forEach((rule, i) => {
+    const problem = limitProblem(rule.metric, rule.value);
+    if (problem) throw new LoadInputError(`${place(['thresholds', i, 'value'])}: thresholds[${i}].value: ${problem}`);
     if (rule.target !== undefined && !paths.has(loadTargetPath(rule.target).toLowerCase()) && !test.targets.some((t) => t.request === rule.target)) {
-      throw new LoadInputError(`${where}: thresholds[${i}].target: "${rule.target}" is not one of the test's targets.`);
+      throw new LoadInputError(`${place(['thresholds', i, 'target'])}: thresholds[${i}].target: "${rule.target}" is not one of the test's targets.`);
     }
   });
   const thresholds: ThresholdRule[] = test.thresholds.map((r) => ({ metric: r.metric, op: r.op, value: r.value, enabled: r.enabled, ...(r.target !== undefined ? { target: normalizeTarget(r.target, found) } : {}) }));
@@ -287,6 +293,17 @@ function checkCapture(capture: WireTarget['captures'][number], at: string): void
       throw new LoadInputError(`${at}.path: "${capture.path}" is not a valid regular expression (${(error as Error).message}).`);
     }
   }
+}
+
+/**
+ * A limit no measurement can cross: every metric is 0 or more and errorRate at most 100 (%), so
+ * such a rule passes always or never, whatever the service does. k6 users write the error rate
+ * as a fraction (`rate<0.01`); above 100 it is surely not a percent.
+ */
+function limitProblem(metric: LoadTestFile['thresholds'][number]['metric'], value: number): string | undefined {
+  if (value < 0) return `${value} is below 0, and ${metric} never is, so the rule would pass always or never; give a limit of 0 or more.`;
+  if (metric === 'errorRate' && value > 100) return `${value} is above 100, and errorRate is a percent (0 to 100), so the rule would pass always or never; write 1 for 1% (k6's rate<0.01 is errorRate < 1 here).`;
+  return undefined;
 }
 
 /** The request path a threshold's target names (the one its result carries): found as the targets' requests are found. */

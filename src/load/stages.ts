@@ -4,6 +4,7 @@
  * k-th request of a run starts at the same moment on every machine and in every worker.
  */
 import { MAX_TIMER_MS } from '../model/constants.js';
+import type { FieldPlace } from './field-place.js';
 
 export interface Stage {
   durationSecs: number;
@@ -143,23 +144,42 @@ export const MAX_RATE = 1_000_000;
 /** The longest test, as the format's other time fields (Node's timers): about 24.8 days. */
 export const MAX_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
+/** The shortest test: Node's timers count whole milliseconds, so a shorter one ends before its first start. */
+export const MIN_SECONDS = 0.001;
+
+
 /**
  * Stages of a file or of `--stages`: a test needs a length and something to send, and no more
- * than `machines` machines (segments) run.
+ * than `machines` machines (segments) run. `at` places a field (the file's line); by default
+ * each message starts with `where`.
  */
-export function checkStages(stages: readonly Stage[], where: string, model: 'virtualUsers' | 'arrivalRate' = 'virtualUsers', machines = 1): void {
-  if (stages.length === 0) throw new StageError(`${where}: stages is empty; add items with durationSecs and target (for example durationSecs: 30, target: 10).`);
+export function checkStages(stages: readonly Stage[], where: string, model: 'virtualUsers' | 'arrivalRate' = 'virtualUsers', machines = 1, at: FieldPlace = () => where): void {
+  if (stages.length === 0) throw new StageError(`${at(['stages'])}: stages is empty; add items with durationSecs and target (for example durationSecs: 30, target: 10).`);
   const [most, unit] = model === 'arrivalRate' ? [MAX_RATE, 'requests per second'] : [MAX_USERS, 'users'];
   stages.forEach((s, i) => {
-    if (!Number.isFinite(s.durationSecs) || s.durationSecs < 0) throw new StageError(`${where}: stages[${i}].durationSecs must be 0 or more.`);
-    if (!Number.isFinite(s.target) || s.target < 0) throw new StageError(`${where}: stages[${i}].target must be 0 or more.`);
+    if (!Number.isFinite(s.durationSecs) || s.durationSecs < 0) throw new StageError(`${at(['stages', i, 'durationSecs'])}: stages[${i}].durationSecs must be 0 or more.`);
+    if (!Number.isFinite(s.target) || s.target < 0) throw new StageError(`${at(['stages', i, 'target'])}: stages[${i}].target must be 0 or more.`);
     if (s.target > most * machines) {
       const who = machines === 1 ? `one machine runs (at most ${most} ${unit})` : `${machines} machines run (at most ${most} ${unit} each)`;
-      throw new StageError(`${where}: stages[${i}].target: ${s.target} ${unit} is more than ${who}; lower it, or split the test over machines with --segment i/n and join the parts with ferry load merge.`);
+      throw new StageError(`${at(['stages', i, 'target'])}: stages[${i}].target: ${s.target} ${unit} is more than ${who}; lower it, or split the test over machines with --segment i/n and join the parts with ferry load merge.`);
     }
   });
   const total = totalSeconds(stages);
-  if (total <= 0) throw new StageError(`${where}: stages last 0 seconds in total; give at least one stage a durationSecs above 0.`);
-  if (total > MAX_SECONDS) throw new StageError(`${where}: stages last ${total} s in total, longer than a load test may run (at most ${MAX_SECONDS} s, about 24 days); did you mean milliseconds? durationSecs is in seconds.`);
-  if (stages.every((s) => s.target === 0)) throw new StageError(`${where}: every stage has target 0, so nothing would be sent.`);
+  if (total <= 0) throw new StageError(`${at(['stages'])}: stages last 0 seconds in total; give at least one stage a durationSecs above 0.`);
+  if (total < MIN_SECONDS) throw new StageError(`${at(['stages'])}: stages last ${total} s in total, too short to send anything (at least ${MIN_SECONDS} s, one millisecond); durationSecs is in seconds (0.5 is half a second).`);
+  if (total > MAX_SECONDS) throw new StageError(`${at(['stages'])}: stages last ${total} s in total, longer than a load test may run (at most ${MAX_SECONDS} s, about 24 days); did you mean milliseconds? durationSecs is in seconds.`);
+  if (stages.every((s) => s.target === 0)) throw new StageError(`${at(['stages'])}: every stage has target 0, so nothing would be sent.`);
+  // Something is sent only while a stage lasts with users (or a rate) above 0 at one of its ends:
+  // a step (durationSecs 0) to a target after the last stage that lasts is over as it begins.
+  let from = 0;
+  const sends = stages.some((s) => {
+    const lasts = s.durationSecs > 0 && (from > 0 || s.target > 0);
+    from = s.target;
+    return lasts;
+  });
+  if (!sends) {
+    const i = stages.findIndex((s) => s.target > 0);
+    const what = model === 'arrivalRate' ? 'the rate is' : 'the users are';
+    throw new StageError(`${at(['stages', i])}: nothing would be sent: ${what} above 0 only for an instant (stages[${i}] steps to ${stages[i]!.target} with durationSecs 0, and no stage that lasts follows it above 0); give a stage after it a durationSecs above 0 (for example durationSecs: 30, target: ${stages[i]!.target}).`);
+  }
 }

@@ -45,12 +45,37 @@ function unitless(input: unknown): string {
   return match ? `${match[1]}, not ${String(input).trim()}` : '300, not 300ms';
 }
 
+/**
+ * A stage. k6 users write `duration: 30s` or `30s:10` (the form of --stages): said how to write
+ * it here, as a threshold's limit with its unit is.
+ */
+const stageSchema = z.object({
+  durationSecs: z.number({ error: (issue) => stageNumber(issue, 'a number of seconds', durationHint(issue.input)) }).min(0),
+  target: z.number({ error: (issue) => stageNumber(issue, 'a number (users, or requests per second with model: arrivalRate)', typeof issue.input === 'string' ? ' (without quotes)' : '') }).min(0),
+}, { error: (issue) => `expected a mapping such as { durationSecs: 30, target: 10 }${typeof issue.input === 'string' ? ' (the form 30s:10 is for --stages)' : ''}, got ${describe(issue.input)}` }).loose();
+
+function stageNumber(issue: { code?: string; input?: unknown }, expected: string, hint: string): string {
+  if (issue.code === 'too_small') return 'must be at least 0'; // as the format's other bounds say it
+  return `expected ${expected}, got ${describe(issue.input)}${hint}`;
+}
+
+const SECONDS_PER: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
+
+/** `(write 90: durationSecs is in seconds)` for "1m30s"; k6's `duration` named when the field is missing. */
+function durationHint(input: unknown): string {
+  if (input === undefined) return "; for example durationSecs: 30 (k6's duration: 30s is durationSecs: 30 here)";
+  if (typeof input !== 'string' || !/^\s*(?:\d+(?:\.\d+)?(?:ms|s|m|h)\s*)+$/.test(input)) return '';
+  let seconds = 0;
+  for (const [, amount, unit] of input.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) seconds += Number(amount) * SECONDS_PER[unit!]!;
+  return ` (write ${Math.round(seconds * 1000) / 1000}: durationSecs is in seconds)`;
+}
+
 export const loadTestSchema = section({
   name: text().default(''),
   seq: number().default(0),
   targets: list(loadTargetSchema).default([]),
   model: oneOf(['virtualUsers', 'arrivalRate']).default('virtualUsers'),
-  stages: list(section({ durationSecs: number().min(0), target: number().min(0) })).default([]),
+  stages: list(stageSchema).default([]),
   thinkTimeMs: integer(0, MAX_TIMER_MS).default(0),
   maxInFlight: integer(1).default(1000),
   keepAlive: flag().default(true),

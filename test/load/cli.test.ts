@@ -78,7 +78,7 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       [['load', 'missing'], /loadtests\/missing\.yaml: targets\[0\]\.request: there is no request "Nope\.yaml"/],
       [['load', 'sse'], /targets\[0\]\.request: Events\.yaml is an SSE request; load tests send HTTP requests only/],
       [['load', 'h3'], /httpVersion http3 is not supported by load tests/],
-      [['load', 'nostages'], /loadtests\/nostages\.yaml: stages is empty/],
+      [['load', 'nostages'], /loadtests\/nostages\.yaml:\d+:\d+: stages is empty/],
       [['load', 'badthreshold'], /thresholds\[0\]\.target: "Other\.yaml" is not one of the test's targets/],
       [['load', 'nodata'], /dataFile: data file .*rows\.csv does not exist/],
       // A data file is read by the body-file rules: a workspace from elsewhere cannot send this computer's files.
@@ -86,11 +86,11 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
       [['load', 'absolute'], /dataFile \/etc\/passwd lies outside the workspace folder/],
       [['load', 'linked'], /dataFile cannot be used: linked is a symbolic link, and Ferry never follows links/],
       // A huge target is refused, not started (100 million users blocked the generator, Ctrl-C included).
-      [['load', 'crowd'], /loadtests\/crowd\.yaml: stages\[0\]\.target: 100000000 users is more than one machine runs \(at most 100000 users\)/],
+      [['load', 'crowd'], /loadtests\/crowd\.yaml:\d+:\d+: stages\[0\]\.target: 100000000 users is more than one machine runs \(at most 100000 users\)/],
       [['load', 'ok', '--stages', '1s:5000000'], /--stages: stages\[0\]\.target: 5000000 requests per second is more than one machine runs/],
       [['load', 'opblock'], /loadtests\/opblock\.yaml:8:\d+: YAML syntax error: .*; in YAML a value that starts with > or \| begins a block of text; quote it \(op: ">="\)/],
       [['load', 'opflow'], /loadtests\/opflow\.yaml:7:\d+: YAML syntax error: .*; in YAML a value that starts with > or \| begins a block of text; quote it \(op: ">="\)/],
-      [['load', 'huge'], /loadtests\/huge\.yaml:5:\d+: stages\[0\]\.durationSecs: expected a number, got infinity \(\.inf, or a number too large to hold, such as 1e400\)/],
+      [['load', 'huge'], /loadtests\/huge\.yaml:5:\d+: stages\[0\]\.durationSecs: expected a number of seconds, got infinity \(\.inf, or a number too large to hold, such as 1e400\)/],
       [['load', 'opgt'], /loadtests\/opgt\.yaml:8:\d+: thresholds\[0\]\.op: expected one of <, <=, >, >= \(quoted in YAML: op: ">"\), got text ""/],
       // A capture that can never work is refused, not skipped at every answer.
       [['load', 'withunit'], /loadtests\/withunit\.yaml:\d+:\d+: thresholds\[0\]\.value: expected a number without its unit \(300, not 300ms: latencies are in ms, errorRate in percent, rps in requests per second\), got text "300ms"/],
@@ -110,6 +110,49 @@ describe('ferry load: bad input is refused before anything is sent (exit 2)', ()
     const help = await ferry(['-w', root, 'load', 'help', 'merge']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: ferry load merge /);
+    for (const [args, message] of cases) {
+      const result = await ferry(['-w', root, ...args]);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+      expect(result.code, args.join(' ')).toBe(2);
+    }
+    expect(server.byPath.size).toBe(0);
+  });
+
+  it('stages and thresholds at their edges are refused naming the file, the line and what to do', async () => {
+    const { root, server } = await workspace({
+      ok: {},
+      unitdur: { stages: [{ durationSecs: '1m30s', target: 5 }] },
+      k6dur: { stages: [{ duration: '30s', target: 5 }] },
+      k6form: { stages: ['30s:5'] },
+      quoted: { stages: [{ durationSecs: 1, target: '5' }] },
+      negative: { stages: [{ durationSecs: 1, target: -2 }] },
+      // Users only at the very end, or for an instant between stages at 0: nothing would ever be sent.
+      endonly: { model: 'virtualUsers', stages: [{ durationSecs: 1, target: 0 }, { durationSecs: 0, target: 5 }] },
+      instant: { model: 'arrivalRate', stages: [{ durationSecs: 0, target: 5 }, { durationSecs: 0, target: 0 }, { durationSecs: 1, target: 0 }] },
+      tooshort: { stages: [{ durationSecs: 0.0000005, target: 5 }] },
+      negativelimit: { thresholds: [{ metric: 'p95', op: '<', value: -5 }] },
+      fraction: { thresholds: [{ metric: 'errorRate', op: '<', value: 150 }] },
+    });
+    // Lines where the problem is, in a file written by hand.
+    const lines = 'name: x\ntargets:\n  - request: A.yaml\nstages:\n  - { durationSecs: 1, target: 2 }\n  - { durationSecs: 1, target: 2000000 }\nthresholds:\n  - { metric: p95, op: "<", value: 300 }\n  - { metric: avg, op: "<", value: -1 }\n';
+    await fs.writeFile(path.join(root, 'loadtests', 'lines.yaml'), lines);
+    await fs.writeFile(path.join(root, 'loadtests', 'limitline.yaml'), lines.replace('2000000', '3'));
+    const cases: Array<[string[], RegExp]> = [
+      [['load', 'unitdur'], /loadtests\/unitdur\.yaml:\d+:\d+: stages\[0\]\.durationSecs: expected a number of seconds, got text "1m30s" \(write 90: durationSecs is in seconds\)/],
+      [['load', 'k6dur'], /loadtests\/k6dur\.yaml:\d+:\d+: stages\[0\]\.durationSecs: expected a number of seconds, got nothing \(the field is missing: add it\); for example durationSecs: 30 \(k6's duration: 30s is durationSecs: 30 here\)/],
+      [['load', 'k6form'], /loadtests\/k6form\.yaml:\d+:\d+: stages\[0\]: expected a mapping such as \{ durationSecs: 30, target: 10 \} \(the form 30s:10 is for --stages\), got text "30s:5"/],
+      [['load', 'quoted'], /loadtests\/quoted\.yaml:\d+:\d+: stages\[0\]\.target: expected a number \(users, or requests per second with model: arrivalRate\), got text "5" \(without quotes\)/],
+      [['load', 'negative'], /loadtests\/negative\.yaml:\d+:\d+: stages\[0\]\.target: must be at least 0/],
+      [['load', 'endonly'], /loadtests\/endonly\.yaml:\d+:\d+: nothing would be sent: the users are above 0 only for an instant \(stages\[1\] steps to 5 with durationSecs 0, and no stage that lasts follows it above 0\); give a stage after it a durationSecs above 0/],
+      [['load', 'instant'], /loadtests\/instant\.yaml:\d+:\d+: nothing would be sent: the rate is above 0 only for an instant \(stages\[0\] steps to 5/],
+      [['load', 'tooshort'], /loadtests\/tooshort\.yaml:\d+:\d+: stages last 5e-7 s in total, too short to send anything \(at least 0\.001 s, one millisecond\); durationSecs is in seconds/],
+      [['load', 'negativelimit'], /loadtests\/negativelimit\.yaml:\d+:\d+: thresholds\[0\]\.value: -5 is below 0, and p95 never is, so the rule would pass always or never; give a limit of 0 or more\./],
+      [['load', 'fraction'], /thresholds\[0\]\.value: 150 is above 100, and errorRate is a percent \(0 to 100\), so the rule would pass always or never; write 1 for 1% \(k6's rate<0\.01 is errorRate < 1 here\)\./],
+      [['load', 'lines'], /^ferry: loadtests\/lines\.yaml:6:32: stages\[1\]\.target: 2000000 users is more than one machine runs/m],
+      [['load', 'limitline'], /^ferry: loadtests\/limitline\.yaml:9:36: thresholds\[1\]\.value: -1 is below 0, and avg never is/m],
+      // --stages is placed by its name: it has no line.
+      [['load', 'ok', '--stages', '0s:5'], /^ferry: --stages: stages last 0 seconds in total; give at least one stage a durationSecs above 0\.$/m],
+    ];
     for (const [args, message] of cases) {
       const result = await ferry(['-w', root, ...args]);
       expect(result.stderr, args.join(' ')).toMatch(message);

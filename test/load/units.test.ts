@@ -63,6 +63,21 @@ describe('stages', () => {
     expect(() => checkStages([], 'loadtests/x.yaml')).toThrow(/loadtests\/x.yaml: stages is empty/);
     expect(() => checkStages([{ durationSecs: 5, target: 0 }], 'f')).toThrow(/nothing would be sent/);
   });
+  it('refuses stages that would send nothing or last less than a timer tick, placing the field by `at`', () => {
+    const at = (field: Array<string | number>) => `loadtests/x.yaml(${field.join('.')})`;
+    // Users (or a rate) only at the very end, or for an instant between stages at 0.
+    expect(() => checkStages([{ durationSecs: 1, target: 0 }, { durationSecs: 0, target: 5 }], 'f', 'virtualUsers', 1, at)).toThrow(
+      'loadtests/x.yaml(stages.1): nothing would be sent: the users are above 0 only for an instant (stages[1] steps to 5 with durationSecs 0, and no stage that lasts follows it above 0); give a stage after it a durationSecs above 0 (for example durationSecs: 30, target: 5).',
+    );
+    expect(() => checkStages([{ durationSecs: 0, target: 5 }, { durationSecs: 0, target: 0 }, { durationSecs: 1, target: 0 }], 'f', 'arrivalRate')).toThrow(/^f: nothing would be sent: the rate is above 0 only for an instant \(stages\[0\]/);
+    // A step then a stage that lasts, a ramp down from a step, a ramp up: each sends.
+    for (const stages of [[{ durationSecs: 0, target: 5 }, { durationSecs: 1, target: 5 }], [{ durationSecs: 0, target: 5 }, { durationSecs: 1, target: 0 }], [{ durationSecs: 1, target: 0.5 }]]) {
+      expect(() => checkStages(stages, 'f')).not.toThrow();
+    }
+    expect(() => checkStages([{ durationSecs: 0.0005, target: 5 }], 'f', 'virtualUsers', 1, at)).toThrow('loadtests/x.yaml(stages): stages last 0.0005 s in total, too short to send anything (at least 0.001 s, one millisecond); durationSecs is in seconds (0.5 is half a second).');
+    expect(() => checkStages([{ durationSecs: 0.001, target: 5 }], 'f')).not.toThrow();
+    expect(() => checkStages([{ durationSecs: 1, target: 200_000 }], 'f', 'virtualUsers', 1, at)).toThrow(/^loadtests\/x\.yaml\(stages\.0\.target\): stages\[0\]\.target: 200000 users/);
+  });
   it('refuses more users, requests per second or time than one machine runs, saying how to split it', () => {
     expect(() => checkStages([{ durationSecs: 1, target: 100_000_000 }], 'loadtests/x.yaml', 'virtualUsers')).toThrow(
       'loadtests/x.yaml: stages[0].target: 100000000 users is more than one machine runs (at most 100000 users); lower it, or split the test over machines with --segment i/n and join the parts with ferry load merge.',
