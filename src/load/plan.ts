@@ -19,7 +19,7 @@ import { entriesHere, formatWarning, loadTargetPath, walkRequests, type Workspac
 import { fieldPlacer } from './field-place.js';
 import { markerFor } from './fill.js';
 import { rowsOf, type Segment } from './segment.js';
-import { checkStages, StageError, totalSeconds, type Stage } from './stages.js';
+import { checkStages, StageError, totalSeconds, wholeCount, type Stage } from './stages.js';
 import type { ThresholdRule } from './thresholds.js';
 import type { GeneratorConfig, WireTarget, WireTls } from './wire.js';
 
@@ -57,6 +57,8 @@ export interface LoadPlan {
   unknownFields: string[];
   /** Targets a run would send through a proxy (the setting or the system's), which load tests send directly. */
   pastProxy?: { proxy: string; requests: string[] };
+  /** Set when this segment (`--segment i/n`) gets no users or requests of the whole: what it says. */
+  idleSegment?: string;
 }
 
 /**
@@ -64,8 +66,9 @@ export interface LoadPlan {
  * shows with the run and its history line: requests whose scripts are not run, and fields of the
  * file that load tests do not have.
  */
-export function planNotices(plan: Pick<LoadPlan, 'file' | 'withScripts' | 'unknownFields' | 'pastProxy'>): string[] {
+export function planNotices(plan: Pick<LoadPlan, 'file' | 'withScripts' | 'unknownFields' | 'pastProxy' | 'idleSegment'>): string[] {
   const notices: string[] = [];
+  if (plan.idleSegment) notices.push(plan.idleSegment);
   if (plan.withScripts.length) notices.push(`load tests do not run scripts; not run for: ${plan.withScripts.join(', ')}.`);
   if (plan.pastProxy) notices.push(`load tests send directly, not through the proxy (${plan.pastProxy.proxy}): ${plan.pastProxy.requests.join(', ')}.`);
   const unknown = unknownFieldsMessage('loadtest', plan.file, plan.unknownFields);
@@ -245,6 +248,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     plannedSeconds: totalSeconds(stages),
     withScripts,
     unknownFields: unknownFieldNotes('loadtest', test),
+    ...idleSegment(stages, test.model, options.segment),
     ...(proxyUsed ? { pastProxy: { proxy: `${describeProxy(proxyUsed)}, from ${settings.proxy ? 'the proxy setting' : 'the system proxy variables (HTTP_PROXY, HTTPS_PROXY)'}`, requests: pastProxy } } : {}),
     config: {
       targets,
@@ -293,6 +297,18 @@ function checkCapture(capture: WireTarget['captures'][number], at: string): void
       throw new LoadInputError(`${at}.path: "${capture.path}" is not a valid regular expression (${(error as Error).message}).`);
     }
   }
+}
+
+/**
+ * A segment whose stripe of the whole is empty (3 segments of a 2-user test) sends nothing, as
+ * k6's execution segments without work do: said, so an idle part is not mistaken for a broken one.
+ */
+function idleSegment(stages: readonly Stage[], model: LoadTestFile['model'], segment: Segment | undefined): { idleSegment?: string } {
+  if (!segment || segment.count === 1) return {};
+  const whole = wholeCount(stages, model);
+  if (whole > segment.index) return {};
+  const what = model === 'arrivalRate' ? [`${whole} request${whole === 1 ? '' : 's'} in all`, 'request k'] : [`at most ${whole} user${whole === 1 ? '' : 's'}`, 'user u'];
+  return { idleSegment: `segment ${segment.index + 1}/${segment.count} sends nothing: the stages ask for ${what[0]}, and ${what[1]} goes to segment ${what[1]!.slice(-1)} mod ${segment.count} + 1; split the test into at most ${Math.max(1, whole)} segments.` };
 }
 
 /**

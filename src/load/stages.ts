@@ -72,6 +72,13 @@ export function nextUsersChange(stages: readonly Stage[], t: number): number {
   return Infinity;
 }
 
+/** Users the closed model ever runs at once, or requests the open model sends in all: what segments share. */
+export function wholeCount(stages: readonly Stage[], model: 'virtualUsers' | 'arrivalRate'): number {
+  if (model === 'virtualUsers') return roundedUp(Math.max(0, ...stages.map((s) => s.target)));
+  // Request k is sent when k < the area under the rate (arrivalTime).
+  return Math.max(0, Math.ceil(arrivalsBy(stages, totalSeconds(stages)) - 1e-9));
+}
+
 /** Requests started by `t` seconds in the open model: the integral of the rate. */
 export function arrivalsBy(stages: readonly Stage[], t: number): number {
   let from = 0;
@@ -79,9 +86,10 @@ export function arrivalsBy(stages: readonly Stage[], t: number): number {
   let sum = 0;
   for (const stage of stages) {
     const d = stage.durationSecs;
+    if (t <= start) break;
+    // A step (durationSecs 0) adds nothing but sets where the next stage starts from.
     const upTo = Math.min(t - start, d);
-    if (upTo <= 0) break;
-    sum += from * upTo + ((stage.target - from) * upTo * upTo) / (2 * d);
+    if (upTo > 0) sum += from * upTo + ((stage.target - from) * upTo * upTo) / (2 * d);
     from = stage.target;
     start += d;
   }

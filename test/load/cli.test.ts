@@ -314,6 +314,23 @@ describe('docs/load.md', () => {
 });
 
 describe('ferry load --segment and ferry load merge', () => {
+  it('a segment whose share of the whole is empty (3 segments of 2 users, of 2 requests) says so, sends nothing and exits 0', async () => {
+    const { root, server } = await workspace({
+      pair: { model: 'virtualUsers', thinkTimeMs: 100_000, stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 0.3, target: 2 }] },
+      few: { stages: [{ durationSecs: 0, target: 2 }, { durationSecs: 1, target: 2 }] },
+    });
+    const idle = await ferry(['-w', root, 'load', 'pair', '--segment', '3/3']);
+    expect(idle.stderr).toContain('ferry: segment 3/3 sends nothing: the stages ask for at most 2 users, and user u goes to segment u mod 3 + 1; split the test into at most 2 segments.');
+    expect(idle.code).toBe(0);
+    const few = await ferry(['-w', root, 'load', 'few', '--segment', '3/3']);
+    expect(few.stderr).toContain('ferry: segment 3/3 sends nothing: the stages ask for 2 requests in all, and request k goes to segment k mod 3 + 1;');
+    expect(server.byPath.size).toBe(0);
+    // The second segment has the second user: it sends, and says nothing of the kind.
+    const busy = await ferry(['-w', root, 'load', 'pair', '--segment', '2/3']);
+    expect(busy.stderr).not.toContain('sends nothing');
+    expect(server.byPath.get('/a')).toBe(1);
+  });
+
   it('segments run one after another merge onto one timeline: duration, rps and the per-second series agree', async () => {
     // Each segment's second k is the test's second k (as k6's execution segments share the test's
     // time): run one after another (or on machines whose clocks differ), the merge showed a 3.2 s

@@ -24,6 +24,9 @@ describe('stages', () => {
     expect(valueAt(ramp, 2.5)).toBe(100);
     expect(arrivalsBy(ramp, 2)).toBe(100);
     expect(arrivalsBy(ramp, 3)).toBe(200);
+    // A step counts from its target on (it stopped the integral, so a test starting with one had 0 arrivals).
+    expect(arrivalsBy([{ durationSecs: 0, target: 2 }, { durationSecs: 1, target: 2 }], 1)).toBe(2);
+    expect(arrivalsBy([{ durationSecs: 1, target: 2 }, { durationSecs: 0, target: 10 }, { durationSecs: 0.5, target: 10 }], 1.5)).toBe(6);
   });
   it('runs the ramp\'s users rounded up: the n-th starts as the ramp passes n - 1, leaves as it falls to n - 1; a stage ending at N leaves N', () => {
     const up = [{ durationSecs: 3, target: 3 }];
