@@ -49,6 +49,10 @@ async function ioPeer(secure = false): Promise<RunningPeer & { port: number; see
     record(socket);
     socket.emit('hello admin');
   });
+  io.of('/nämespace').on('connection', (socket) => {
+    record(socket);
+    socket.emit('wëlcome');
+  });
   io.of('/bye').on('connection', (socket) => {
     record(socket);
     socket.emit('last words');
@@ -143,6 +147,17 @@ describe('socketio requests', () => {
       expect(error.message).toContain('the value of header X-Who has "☃" at character 1, which an HTTP header cannot carry');
       expect(Date.now() - started).toBeLessThan(1000);
     }
+  });
+
+  it('a namespace beyond ASCII is the path as typed (the URL parser\'s percent-encoding, /n%C3%A4mespace, was sent as the namespace: Invalid namespace)', async () => {
+    for (const transport of ['websocket', 'polling'] as const) {
+      const result = await sendRequest('socketio', { url: `${base()}/nämespace`, socketio: { transport }, settings: { stream: { maxEvents: 1 } } });
+      expect(received(result)[0]).toMatchObject({ event: 'wëlcome' });
+      expect(result.detail).toMatchObject({ namespace: '/nämespace' });
+      expect(peer.seen.at(-1)!.namespace).toBe('/nämespace');
+    }
+    const unknown = await failure(sendRequest('socketio', { url: `${base()}/n%C3%B6pe` }));
+    expect(unknown.message).toBe(`127.0.0.1:${peer.port} has no Socket.IO namespace /nöpe (Invalid namespace); the URL's path is the namespace.`);
   });
 
   it('a refused connection is named whatever the transport', async () => {

@@ -44,6 +44,20 @@ function socketIoUrl(prepared: PreparedRequest): URL {
   return url;
 }
 
+/**
+ * The namespace the URL's path names, as typed: the URL parser percent-encodes a path beyond ASCII
+ * (`/nämespace` → `/n%C3%A4mespace`), which socket.io-client, reading the URL's text, does not,
+ * and a server's `io.of('/nämespace')` matches only the decoded name.
+ */
+function namespaceOf(url: URL): string {
+  const path = url.pathname || '/';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path; // a stray % that is not an escape: as typed
+  }
+}
+
 interface OpenedSocketIo {
   manager: Manager;
   socket: Socket;
@@ -87,7 +101,7 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
     // The WebSocket transport's frame limit, as WebSocket requests have it (engine.io-client hands it to ws).
     maxPayload: maxPayload(context),
   } as ConstructorParameters<typeof Manager>[1]);
-  const socket: Socket = manager.socket(url.pathname || '/', auth ? { auth } : {});
+  const socket: Socket = manager.socket(namespaceOf(url), auth ? { auth } : {});
   const opened: OpenedSocketIo = { manager, socket };
   let lastTransportError: unknown;
   manager.on('error', (error) => (lastTransportError = error));
@@ -127,7 +141,7 @@ export async function sendSocketIo(prepared: PreparedRequest, context: SendConte
     outcome: { status: 0, text: `connected (${transport})`, ok: true },
     url: prepared.url,
     detail: {
-      namespace: url.pathname || '/',
+      namespace: namespaceOf(url),
       transport,
       ...(opened.socket.id ? { socketId: opened.socket.id } : {}),
       ...(opened.disconnected && messages.stoppedBy === 'closed' ? { disconnectReason: opened.disconnected } : {}),
@@ -153,11 +167,11 @@ export async function connectSocketIo(prepared: PreparedRequest, context: SendCo
   const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
   const opened = openSocketIo(prepared, context, session, url, () => session.open());
   return openLive(session, {
-    noun: `the Socket.IO connection to ${url.host}${url.pathname || '/'}`,
+    noun: `the Socket.IO connection to ${url.host}${namespaceOf(url)}`,
     info: () => ({
       url: prepared.url,
       headers: [],
-      detail: { namespace: url.pathname || '/', transport: opened.manager.engine?.transport?.name ?? options.transport, ...(opened.socket.id ? { socketId: opened.socket.id } : {}) },
+      detail: { namespace: namespaceOf(url), transport: opened.manager.engine?.transport?.name ?? options.transport, ...(opened.socket.id ? { socketId: opened.socket.id } : {}) },
     }),
     send: async (message, messages) => {
       const event = message.event?.trim() ?? '';
@@ -241,9 +255,9 @@ function describeConnectError(error: Error & { type?: string; description?: unkn
     }
     const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
     if (error.message === 'Invalid namespace') {
-      return new SendError(`${url.host} has no Socket.IO namespace ${url.pathname || '/'} (Invalid namespace); the URL's path is the namespace.`, 'protocol');
+      return new SendError(`${url.host} has no Socket.IO namespace ${namespaceOf(url)} (Invalid namespace); the URL's path is the namespace.`, 'protocol');
     }
-    return new SendError(`${url.host} refused the Socket.IO connection to namespace ${url.pathname || '/'}: ${error.message}${data}. Check socketio.auth and the request's headers.`, 'refused');
+    return new SendError(`${url.host} refused the Socket.IO connection to namespace ${namespaceOf(url)}: ${error.message}${data}. Check socketio.auth and the request's headers.`, 'refused');
   }
   const cause = socketCause(error) ?? socketCause(lastTransportError as TransportFailure | undefined);
   const viaProxy = cause && proxy ? proxyError(cause, proxy, url) : undefined;
