@@ -235,7 +235,8 @@ describe('tcp: TLS', () => {
     const p = await peer(() => {});
     const error = await failure(send(`tls://127.0.0.1:${p.port}`, {}, { timeoutMs: 300 }));
     expect((error as SendError).kind).toBe('timeout');
-    expect(error.message).toContain('300 ms');
+    // It says how far connecting got and what to change (it said only "no complete response by then").
+    expect(error.message).toBe(`timed out after 300 ms (settings.timeoutMs); 127.0.0.1:${p.port} accepted the connection but had not finished the TLS handshake by then; it may be a plaintext server: use tcp://, or check the port.`);
   });
 });
 
