@@ -94,6 +94,17 @@ describe('MCP over HTTP', () => {
     expect(json(auto)).toMatchObject({ messages: [{ content: { text: 'Say hello to Bo' } }] });
   });
 
+  it('http:// to a TLS MCP server says to use https:// (it said only that the connection was closed)', async () => {
+    const secure = await startStreamableHttp({ tls: true });
+    try {
+      const error = await failure(send({ url: secure.url.replace('https:', 'http:'), mcp: { call: 'tool', name: 'add' } }));
+      expect((error as SendError).kind).toBe('reset');
+      expect(error.message).toMatch(new RegExp(`^the MCP server at ${new URL(secure.url).host.replace(/\./g, '\\.')} closed the connection during initialize \\([A-Z_]+\\); if it is a TLS server, use https://\\.$`));
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('bad input is one line: a tool that does not exist (the ones that do listed), arguments that are not JSON, a time limit', async () => {
     const missing = await failure(send({ url: streamable.url, mcp: { call: 'tool', name: 'nope' } }));
     expect(missing.message).toBe('the MCP server has no tool "nope"; it has: add, fail, whoami, slow.');

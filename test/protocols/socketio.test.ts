@@ -160,6 +160,19 @@ describe('socketio requests', () => {
     expect(unknown.message).toBe(`127.0.0.1:${peer.port} has no Socket.IO namespace /nöpe (Invalid namespace); the URL's path is the namespace.`);
   });
 
+  it('http:// to a TLS Socket.IO server says to use https:// (it said only that the connection was closed), whatever the transport', async () => {
+    const secure = await ioPeer(true);
+    try {
+      for (const transport of ['auto', 'polling', 'websocket'] as const) {
+        const error = await failure(sendRequest('socketio', { url: `http://127.0.0.1:${secure.port}/`, socketio: { transport } }));
+        expect((error as SendError).kind).toBe('reset');
+        expect(error.message).toMatch(new RegExp(`^127\\.0\\.0\\.1:${secure.port} closed the connection during the Socket\\.IO handshake \\([A-Z_]+\\); if it is a TLS server, use https://\\.$`));
+      }
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('a refused connection is named whatever the transport', async () => {
     const { freePort } = await import('../support/servers/index.js');
     const port = await freePort();

@@ -56,6 +56,8 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
         if (error instanceof SendError && error.kind === 'tooLarge') throw error; // an answer past maxResponseMb: no second transport
         const early = deadline.error ?? context.agents.proxyFailure(error, new URL(target), prepared.settings?.proxy === false) ?? connectionErrorByCode(systemCode(error), where, innermostMessage(error));
         // auto: a server that does not speak Streamable HTTP may speak the older HTTP+SSE.
+        // A TLS server drops a plaintext request without a word, as for WebSocket requests.
+        if (early?.kind === 'reset' && !deadline.error) throw new SendError(`the MCP server at ${where} closed the connection during initialize (${systemCode(error)})${target.startsWith('http:') ? '; if it is a TLS server, use https://' : ''}.`, 'reset');
         if (early || options.transport !== 'auto') throw early ?? failed(error, deadline, `the MCP server at ${where} did not initialize`);
         await client?.close().catch(() => {});
         used = 'sse';

@@ -270,7 +270,13 @@ function describeConnectError(error: Error & { type?: string; description?: unkn
       'protocol',
     );
   }
-  if (cause) return describeSocketError(cause, url, 'connecting to the Socket.IO server at');
+  if (cause) {
+    const said = describeSocketError(cause, url, 'connecting to the Socket.IO server at');
+    // A TLS server drops a plaintext handshake without a word, as for WebSocket requests.
+    if (said.kind !== 'reset') return said;
+    const code = /\(([A-Z_]+)\)\.$/.exec(said.message)?.[1] ?? 'ECONNRESET';
+    return new SendError(`${url.host} closed the connection during the Socket.IO handshake (${code})${url.protocol === 'http:' || url.protocol === 'ws:' ? '; if it is a TLS server, use https://' : ''}.`, 'reset');
+  }
   if (typeof error.description === 'number' && error.description > 0) {
     return new SendError(
       `${url.host} answered HTTP ${error.description} to Socket.IO's ${options.transport === 'polling' ? 'long-polling' : 'handshake'} request; check the URL and socketio.path (${options.path}).`,
