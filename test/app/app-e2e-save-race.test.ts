@@ -5,6 +5,7 @@
  * edits); the server editor did the same, and the variables and settings dialogs closed over them.
  * Each save is held here on its way (the page's request, sent to the real server once the test has
  * typed on), then the editor must still show the later edit, say it is not saved, and save it next.
+ * Also: a switched-off query parameter keeps its place in the Params table and the URL.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -53,6 +54,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
   beforeAll(async () => {
     ws = await makeWorkspace({
       'requests/Plain.yaml': { name: 'Plain', seq: 1, url: 'http://127.0.0.1:9/plain' },
+      'requests/Params.yaml': { name: 'Params', seq: 2, url: 'http://127.0.0.1:9/p?a=1&b=2&c=3' },
       'requests/Users/_folder.yaml': { name: 'Users' },
       'requests/Users/Who.yaml': { name: 'Who', url: 'http://127.0.0.1:9/who' },
       'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'one' }] },
@@ -175,5 +177,29 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     await held.answered;
     expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/plain?x=1&y=2');
     await expect.poll(async () => parse(await read('requests/Plain.yaml')).url).toBe('http://127.0.0.1:9/plain?x=1&y=2');
+  });
+
+  it('Params: a switched-off parameter stays second in the table, leaves the URL, and comes back second', async () => {
+    await page.getByRole('treeitem', { name: /Params/ }).click();
+    await expect.poll(() => page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/p?a=1&b=2&c=3');
+    const table = page.getByRole('table', { name: 'Query parameter' });
+    const keys = () => table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => {
+      const [check, key] = [...r.querySelectorAll('input')] as HTMLInputElement[];
+      return key!.value === '' ? '' : `${check!.type === 'checkbox' && !check!.checked ? '!' : ''}${key!.value}`;
+    }).filter(Boolean).join(' '));
+    await table.getByLabel('Query parameter b enabled').uncheck();
+    expect(await keys()).toBe('a !b c');
+    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/p?a=1&c=3');
+    // The file (spec 2.3, 2.4): the URL without it, the row in disabledParams with enabled: false.
+    await expect.poll(async () => parse(await read('requests/Params.yaml'))).toEqual({
+      name: 'Params', seq: 2, url: 'http://127.0.0.1:9/p?a=1&c=3', disabledParams: [{ key: 'b', value: '2', enabled: false }],
+    });
+    // Edited while off, then on again: same place in the table and the URL.
+    await table.getByLabel('Query parameter value 2').fill('20');
+    expect(await keys()).toBe('a !b c');
+    await table.getByLabel('Query parameter b enabled').check();
+    expect(await keys()).toBe('a b c');
+    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/p?a=1&b=20&c=3');
+    await expect.poll(async () => parse(await read('requests/Params.yaml'))).toEqual({ name: 'Params', seq: 2, url: 'http://127.0.0.1:9/p?a=1&b=20&c=3' });
   });
 });

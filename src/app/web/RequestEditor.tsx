@@ -3,7 +3,7 @@
  * headers, body, auth, settings, scripts, docs, and the kind's own options (spec 2.8) drawn from
  * the format's declaration (`GET /api/kinds`, kinds.ts): no kind is named here.
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { api } from './api.js';
 import { useDraftNotices } from './draft-notices.js';
 import type { InheritedAuthView, KindView, RequestFile } from '../shared/api.js';
@@ -11,7 +11,7 @@ import { AuthEditor, type GetTokenCall } from './AuthEditor.js';
 import { BodyEditor } from './BodyEditor.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { KeyValueTable, type Row } from './KeyValueTable.js';
-import { paramFields, pathParamNames, queryRows } from './url-params.js';
+import { paramFields, paramRows, pathParamNames } from './url-params.js';
 import { KindOptions } from './KindOptions.js';
 import { TabList, tabPanel } from './TabList.js';
 import { urlPlaceholder, useKinds, useSettingsFields, withKind } from './kinds.js';
@@ -75,8 +75,14 @@ export function RequestEditor({ request, path, onChange, onSend, onCancel, onGet
   const shownTab: Tab = tabs.includes(tab) ? tab : 'Params';
   const inherited = useInheritedAuth(path, shownTab === 'Auth' && request.auth.type === 'inherit', diskChanges);
   const set = (patch: Partial<RequestFile>) => onChange({ ...request, ...patch });
-  const params = [...queryRows(request.url, request.paramDescriptions), ...request.disabledParams.map((p) => ({ ...p, enabled: false }))];
-  const setParams = (rows: Row[]) => set(paramFields(request.url, rows));
+  // The table as last set here: a switched-off row keeps its place (paramRows). Not keyed by the
+  // path, which a rename changes; only rows equal in key, value and description are placed by it.
+  const shownParams = useRef<Row[]>([]);
+  const params = paramRows(request.url, request.disabledParams, request.paramDescriptions, shownParams.current);
+  const setParams = (rows: Row[]) => {
+    shownParams.current = rows;
+    set(paramFields(request.url, rows));
+  };
   const pathNames = pathParamNames(request.url);
   const pathRows = pathNames.map((key) => request.pathParams.find((p) => p.key === key) ?? { key, value: '', enabled: true, description: '' });
   const unknown = namesRead === null ? [] : undefinedNames([request.url, ...request.headers.filter((h) => h.enabled).flatMap((h) => [h.key, h.value]), ...pathRows.map((p) => p.value)], namesRead);
