@@ -111,7 +111,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     expect(await editor.getByLabel('Docs').inputValue()).toBe('first, then more');
     expect(await editor.getByLabel('Server name').inputValue()).toBe('Chat room');
     await editor.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(async () => parse(await read('servers/Chat room.yaml')).docs).toBe('first, then more');
+    // Its answer taken (the file is written before it comes): nothing left unsaved.
+    await expect.poll(() => editor.getByRole('status').first().textContent()).toBe('Saved servers/Chat room.yaml.');
+    expect(parse(await read('servers/Chat room.yaml')).docs).toBe('first, then more');
     expect(await read('servers/Chat room.yaml')).toMatch(/^# a chat for the test\n/);
     // Nothing left unsaved: closing asks nothing.
     await editor.locator('footer').getByRole('button', { name: 'Close' }).click();
@@ -177,6 +179,28 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     await held.answered;
     expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/plain?x=1&y=2');
     await expect.poll(async () => parse(await read('requests/Plain.yaml')).url).toBe('http://127.0.0.1:9/plain?x=1&y=2');
+  });
+
+  it('a request opened from cURL: a URL typed while Save writes its file stays, and is saved next', async () => {
+    await page.getByRole('treeitem', { name: /Plain/ }).click();
+    await page.getByRole('button', { name: 'Import' }).click();
+    await page.getByLabel('Import text').fill(`curl 'http://127.0.0.1:9/made?x=1'`);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect.poll(() => page.getByTestId('import-preview').textContent()).toContain('1 requests');
+    await page.getByRole('dialog').getByRole('button', { name: 'Open as new request' }).click();
+    await expect.poll(() => page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/made?x=1');
+    await page.getByLabel('Request name').fill('Made');
+    const held = await holdNext(/\/api\/request$/, 'POST');
+    await page.keyboard.press('Control+s');
+    await held.sent;
+    await page.getByLabel('URL').fill('http://127.0.0.1:9/made?x=1&typed=after');
+    held.release();
+    await held.answered;
+    await expect.poll(() => page.getByTestId('unsaved-bar').count()).toBe(0);
+    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/made?x=1&typed=after');
+    // Written as it was when Save was pressed, then the later URL by the save as you type.
+    await expect.poll(async () => parse(await read('requests/Made.yaml')).url).toBe('http://127.0.0.1:9/made?x=1&typed=after');
+    expect(await page.getByLabel('Request name').inputValue()).toBe('Made');
   });
 
   it('Params: a switched-off parameter stays second in the table, leaves the URL, and comes back second', async () => {
