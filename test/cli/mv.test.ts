@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { moveJournalFile } from '../../src/appdata/paths.js';
 import { ApiClient } from '../app/api-client.js';
+import { processLoad } from '../support/process-load.js';
 import { isolatedDataDir, tempDir, folderSnapshot } from '../support/temp.js';
 
 const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
@@ -244,9 +245,11 @@ describe("the app's moves killed part-way", () => {
     let err = '';
     child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
     const url = await new Promise<RegExpExecArray>((resolve, reject) => {
-      // A full run once failed here with nothing printed: whether the app hung or exited, and its
-      // stderr, say which (it was not kept).
-      const timer = setTimeout(() => reject(new Error(`ferry app printed no address in 20 s: ${out}; stderr: ${err}`)), 20_000);
+      // Its start takes 0.3 s of CPU, but on a busy machine it can wait far longer for a CPU: the
+      // 20 s this waited failed a full run with nothing printed, and did so again under CPU hogs
+      // (the app runnable, 0.22 s of CPU had in 15 s; alone it starts in 0.4-1.3 s). Truly slow
+      // then, not stuck: a long wait, and a failure that says which it was.
+      const timer = setTimeout(() => void processLoad(child.pid).then((load) => reject(new Error(`ferry app printed no address in 60 s (${load}): ${out}; stderr: ${err}`))), 60_000);
       child.once('exit', (code, signal) => (clearTimeout(timer), reject(new Error(`ferry app exited (${code ?? signal}) before printing its address: ${out}; stderr: ${err}`))));
       child.stdout!.on('data', (c: Buffer) => {
         out += c.toString();
