@@ -19,7 +19,7 @@ import type { AppServer } from '../../src/app/server/index.js';
 
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, responseText } from './browser.js';
 import { startAuthServer, startResourceServer, type AuthServer, type ResourceServer } from './token-servers.js';
 
 const missing = browserMissing();
@@ -147,12 +147,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     await page.getByRole('treeitem', { name: /Good XML/ }).click();
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('200');
-    expect(await page.getByTestId('response-body').textContent()).toBe(
+    await expect.poll(() => responseText(page)).toBe(
       ['<?xml version="1.0"?>', '<feed>', '  <title>News</title>', '  <entry id="1">', '    <t>a &amp; b</t>', '  </entry>', '</feed>'].join('\n'),
     );
     await page.getByRole('treeitem', { name: /Bad XML/ }).click();
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 10_000 }).toBe('<feed><title>News</feed>');
+    await expect.poll(() => responseText(page), { timeout: 10_000 }).toBe('<feed><title>News</feed>');
   });
 
   it('shows an image answer as the image and a binary one as hex, not as garbled text; a view picked is kept', async () => {

@@ -1,8 +1,36 @@
 /** The response viewer's text: charsets, bytes that are not text, JSON indented as sent. */
 import { describe, expect, it } from 'vitest';
-import { bodyText, charsetOf, declaresText, indentJson, pretty } from '../../src/app/web/body-text.js';
+import { bodyLanguage, bodyText, charsetOf, declaresText, indentJson, pretty } from '../../src/app/web/body-text.js';
 
 describe('body text', () => {
+  it('picks the language a Pretty body is highlighted in by its Content-Type; other text stays plain', () => {
+    const cases: Array<[string, string | undefined]> = [
+      ['application/json; charset=utf-8', 'json'],
+      ['application/problem+json', 'json'],
+      ['application/graphql-response+json', 'json'],
+      ['application/xml', 'xml'],
+      ['text/xml', 'xml'],
+      ['application/atom+xml', 'xml'],
+      ['image/svg+xml', 'xml'],
+      ['text/html; charset=utf-8', 'html'],
+      ['application/xhtml+xml', 'html'],
+      ['text/javascript', 'javascript'],
+      ['application/javascript', 'javascript'],
+      ['application/x-javascript', 'javascript'],
+      ['TEXT/CSS', 'css'],
+      ['text/plain', undefined],
+      ['text/csv', undefined],
+      ['application/x-ndjson', undefined],
+      ['application/octet-stream', undefined],
+      ['', undefined],
+    ];
+    for (const [type, language] of cases) expect(bodyLanguage(type), type).toBe(language);
+    // Text the viewer indented as JSON is highlighted as JSON; under an HTML type it stays HTML.
+    expect(bodyLanguage('text/plain', true)).toBe('json');
+    expect(bodyLanguage('', true)).toBe('json');
+    expect(bodyLanguage('text/html', true)).toBe('html');
+  });
+
   it('indents JSON as JSON.stringify(…, null, 2) lays it out', () => {
     for (const doc of [
       { a: 1, b: [1, 2, { c: 'x, y: [z]' }], d: {}, e: [], f: null, g: true, h: 'quote " and \\ back' },

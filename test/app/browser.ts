@@ -5,7 +5,7 @@
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Dialog, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Dialog, type Locator, type Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import type { TempWorkspace } from '../runner/workspace.js';
@@ -91,4 +91,14 @@ export async function gotoApp(page: Page, app: AppServer): Promise<void> {
 export async function closeAppPage(opened: Partial<AppPage>): Promise<void> {
   await opened.browser?.close();
   await opened.app?.close();
+}
+
+/**
+ * The response body as the viewer shows it, line breaks included: the highlighted view's lines
+ * (its element's text has none between them; a short body is drawn whole), or the plain text.
+ */
+export function responseText(within: Page | Locator): Promise<string> {
+  return within.getByTestId('response-body').first().evaluate((el) => (el.classList.contains('cm-content')
+    ? [...el.querySelectorAll(':scope > .cm-line')].map((line) => line.textContent ?? '').join('\n')
+    : el.textContent ?? ''));
 }

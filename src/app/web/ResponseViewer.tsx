@@ -1,9 +1,9 @@
 /** The answer: status, time, size; body pretty, raw or hex; headers; tests; console; timings. */
-import { useEffect, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
 import { statusShown } from '../../runner/response.js';
 import { bytesOf } from './api.js';
-import { bodyText, declaresText, pretty } from './body-text.js';
+import { bodyLanguage, bodyText, declaresText, looksLikeJson, pretty } from './body-text.js';
 import { RecordsTable } from './RecordsTable.js';
 import { TabList, tabPanel } from './TabList.js';
 
@@ -12,6 +12,14 @@ type Tab = (typeof TABS)[number];
 type Mode = 'pretty' | 'raw' | 'hex' | 'preview';
 /** Shown as text at most until Show all is asked for; the rest is there to save, not to render (a 100 MB body must not freeze the page). */
 const SHOWN_BYTES = 512 * 1024;
+/**
+ * A body is highlighted up to this many bytes shown (its first 512 KB always): past it the Pretty
+ * view is plain text drawn in blocks (BodyText), so Show all on a 20 MB JSON answer does not
+ * freeze the page with millions of tokens.
+ */
+const HIGHLIGHT_BYTES = 1024 * 1024;
+// CodeMirror and the modes load with the first highlighted body, not with the page (as LazyCodeEditor.tsx).
+const CodeView = lazy(() => import('./CodeView.js'));
 /** Shown as hex at most (each byte takes four characters there), Show all or not. */
 const HEX_BYTES = 64 * 1024;
 
@@ -102,6 +110,20 @@ function BodyText({ text }: { text: string }) {
   );
 }
 
+/**
+ * The Pretty view: highlighted in its language (read-only CodeMirror: selectable, Ctrl+F searches
+ * it, long lines wrap as in the plain view), plain text while CodeMirror loads, and plain text
+ * when it has none (text/plain, or too long to highlight).
+ */
+function PrettyBody({ text, language }: { text: string; language: string | undefined }) {
+  if (!language) return <BodyText text={text} />;
+  return (
+    <Suspense fallback={<BodyText text={text} />}>
+      <CodeView code={text} lang={language} label="Response body" wrap className="response-code" testId="response-code" contentTestId="response-body" />
+    </Suspense>
+  );
+}
+
 /** The cookies an answer sets (`Set-Cookie`): name, value and attributes as the server sent them. */
 function setCookies(headers: [string, string][]): Array<{ name: string; value: string; attributes: string }> {
   return headers.filter(([k]) => k.toLowerCase() === 'set-cookie').map(([, line]) => {
@@ -142,6 +164,8 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   const shownBytes = all ? data.length : Math.min(data.length, SHOWN_BYTES);
   // Indenting half a megabyte of XML takes a moment: once per answer, not once per render.
   const prettyText = useMemo(() => pretty(text, contentType, shownBytes >= bodySize), [text, contentType, shownBytes, bodySize]);
+  // By its type (JSON under text/plain when it was indented as JSON); none past HIGHLIGHT_BYTES.
+  const language = shownBytes <= HIGHLIGHT_BYTES ? bodyLanguage(contentType, prettyText !== text && looksLikeJson(text, contentType)) : undefined;
   /** The whole body: what the page holds when it was given all of it, else fetched from the app (which keeps the last sends' bodies). */
   const wholeBody = async (): Promise<Uint8Array> => {
     if (all) return all.data;
@@ -266,7 +290,7 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
                 <button onClick={() => copy(mode)} title="Copy the whole body as this view shows it">{copied?.answer === answer ? copied.said : 'Copy'}</button>
               )}
             </div>
-            {mode === 'pretty' && <BodyText text={prettyText} />}
+            {mode === 'pretty' && <PrettyBody text={prettyText} language={language} />}
             {mode === 'raw' && <BodyText text={text} />}
             {mode === 'hex' && <pre className="body hex">{hex(data)}</pre>}
             {mode === 'preview' && preview && (/^image\//.test(response.contentType)

@@ -20,6 +20,24 @@ export function pretty(text: string, contentType: string, complete: boolean): st
   return text;
 }
 
+/** A language the response viewer highlights a Pretty body in (code-modes.ts). */
+export type BodyLanguage = 'json' | 'xml' | 'html' | 'javascript' | 'css';
+
+/**
+ * The language a body's Pretty view is highlighted in, by its Content-Type (`+json` and `+xml`
+ * types too); a text/plain body shown indented as JSON (`indented`) is JSON. Other text stays
+ * plain. Only the type is read, not the text: a log starting with `<` is no markup.
+ */
+export function bodyLanguage(contentType: string, indented = false): BodyLanguage | undefined {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (/[/+]json$/.test(type)) return 'json';
+  if (/^(text\/html|application\/xhtml\+xml)$/.test(type)) return 'html';
+  if (/[/+]xml$/.test(type)) return 'xml';
+  if (/^(text|application)\/(x-)?(javascript|ecmascript)$/.test(type)) return 'javascript';
+  if (type === 'text/css') return 'css';
+  return indented ? 'json' : undefined;
+}
+
 /** The charset the Content-Type names (`charset=iso-8859-1`), lower case, or undefined. */
 export function charsetOf(contentType: string): string | undefined {
   return /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType)?.[1]?.toLowerCase();

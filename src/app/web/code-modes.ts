@@ -1,6 +1,7 @@
 /**
- * The highlighting mode of each Copy as code target, and of the body editor's XML and HTML,
- * loaded when that language is first shown (dynamic imports: the page's first load carries none
+ * The highlighting mode of each Copy as code target, of the body editor's XML and HTML, and of
+ * the response viewer's bodies (JSON, XML, HTML, JavaScript, CSS), loaded when that language is
+ * first shown (dynamic imports: the page's first load carries none
  * of them). Windows cmd, and a target without a mode here, are shown as plain text.
  */
 import { StreamLanguage, type StreamParser } from '@codemirror/language';
@@ -38,9 +39,12 @@ const MODES: Record<string, Load> = {
   rust: legacy(async () => (await import('@codemirror/legacy-modes/mode/rust')).rust),
   dart: clike((m) => m.dart),
   c: clike((m) => m.c),
-  // The body editor's (BodyEditor.tsx): one chunk for both.
+  // The body editor's (BodyEditor.tsx) and the response viewer's: one chunk for both.
   xml: markup((m) => m.xml),
   html: markup((m) => m.html),
+  // The response viewer's (ResponseViewer.tsx); the body editor bundles its own JSON.
+  json: async () => (await import('@codemirror/lang-json')).json(),
+  css: legacy(async () => (await import('@codemirror/legacy-modes/mode/css')).css),
 };
 
 const loaded = new Map<string, Promise<Extension>>();

@@ -43,7 +43,8 @@ export const highlighting = syntaxHighlighting(HighlightStyle.define([
   { tag: [t.keyword, t.tagName], color: 'var(--code-keyword)' },
   { tag: [t.string, t.special(t.string), t.regexp, t.escape, t.character, t.deleted], color: 'var(--code-string)' },
   { tag: [t.number, t.bool, t.null, t.atom, t.url, t.literal, t.inserted, t.labelName, t.contentSeparator], color: 'var(--code-number)' },
-  { tag: [t.definition(t.variableName), t.function(t.variableName), t.definition(t.propertyName), t.local(t.variableName), t.special(t.variableName), t.macroName, t.attributeName], color: 'var(--code-name)' },
+  // Property names too: JSON's keys (apart from its string values, as Postman and VS Code show them), CSS properties.
+  { tag: [t.definition(t.variableName), t.function(t.variableName), t.propertyName, t.local(t.variableName), t.special(t.variableName), t.macroName, t.attributeName], color: 'var(--code-name)' },
   { tag: [t.typeName, t.className, t.namespace], color: 'var(--code-type)' },
   { tag: [t.comment, t.meta], color: 'var(--code-comment)' },
   { tag: t.invalid, color: 'var(--bad)' },
