@@ -30,6 +30,8 @@ const ANSWERS: Record<string, [string, string]> = {
   '/note': ['text/plain', '<b>not markup</b> "not a string"'],
   '/json-as-text': ['text/plain', '{"a":1,"b":"two"}'],
   '/large': ['application/json', LARGE],
+  // Minified: 500 KB on one line, about 60,000 tokens.
+  '/min.js': ['application/javascript', `${'var a=1,b="x";f(a,b);'.repeat(23_000)}end();`],
 };
 
 describe.skipIf(missing !== undefined)('ferry app in Chromium: the response viewer highlights the body by its type', () => {
@@ -41,7 +43,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
   /** The page's script chunks fetched so far. */
   const chunks: string[] = [];
   const fetched = (name: string) => chunks.some((c) => c.startsWith(`${name}-`));
-  const names: Record<string, string> = { '/user': 'User', '/feed': 'Feed', '/page': 'Page', '/app.js': 'Script', '/site.css': 'Style', '/note': 'Note', '/json-as-text': 'JSON as text', '/large': 'Large' };
+  const names: Record<string, string> = { '/user': 'User', '/feed': 'Feed', '/page': 'Page', '/app.js': 'Script', '/site.css': 'Style', '/note': 'Note', '/json-as-text': 'JSON as text', '/large': 'Large', '/min.js': 'Minified' };
 
   const send = async (name: string) => {
     await page.getByRole('treeitem', { name: new RegExp(`${name}$`) }).click();
@@ -169,7 +171,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
     await toggle.click();
   });
 
-  it('a JSON body over 1 MB: its first 512 KB highlighted, Show all draws it whole as plain text, at once; the page stays responsive', async () => {
+  it('a JSON body over 1 MB: its first 512 KB highlighted, Show all draws it whole as plain text, at once; a 500 KB minified script highlighted; the page stays responsive', async () => {
     await send('Large');
     await expect.poll(() => page.getByTestId('body-shown').textContent()).toMatch(/^Showing the first 512\.0 KB of 1\.\d MB\./);
     await expect.poll(() => token('"user 0"').count()).toBe(1);
@@ -191,6 +193,18 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
     await page.getByRole('table', { name: 'Response headers' }).waitFor();
     expect(Date.now() - clicked).toBeLessThan(3_000);
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
+    // A minified script: 500 KB on one line, highlighted and wrapped; the page keeps answering.
+    const sent = Date.now();
+    await send('Minified');
+    await expect.poll(() => token('"x"').count()).toBeGreaterThan(0);
+    expect(await code().locator('.cm-line').count()).toBe(1);
+    expect(Date.now() - sent).toBeLessThan(10_000);
+    const asked = Date.now();
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Headers/ }).click();
+    await page.getByRole('table', { name: 'Response headers' }).waitFor();
+    await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
+    await expect.poll(() => token('"x"').count()).toBeGreaterThan(0);
+    expect(Date.now() - asked).toBeLessThan(3_000);
     // A small answer next is highlighted again.
     await send('User');
     await expect.poll(() => token('"Ada"').count()).toBe(1);
