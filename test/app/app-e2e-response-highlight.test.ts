@@ -209,4 +209,18 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
     await send('User');
     await expect.poll(() => token('"Ada"').count()).toBe(1);
   });
+
+  it('a long highlighted body in History scrolls inside its box, at most 60% of the window high', async () => {
+    await page.getByRole('button', { name: 'History' }).click();
+    const dialog = page.getByRole('dialog', { name: 'History' });
+    await dialog.getByLabel('Filter history').fill('/large');
+    await dialog.getByRole('table', { name: 'Sends' }).locator('tbody tr').first().click();
+    const shown = dialog.getByTestId('response-code');
+    await expect.poll(() => shown.locator('.cm-line span', { hasText: /^"user 0"$/ }).count(), { timeout: 10_000 }).toBe(1);
+    const box = await shown.locator('.cm-scroller').evaluate((el) => ({ scrolls: el.scrollHeight > el.clientHeight, height: el.getBoundingClientRect().height, window: window.innerHeight }));
+    expect(box.scrolls).toBe(true);
+    expect(box.height).toBeLessThanOrEqual(box.window * 0.6 + 1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
 });
