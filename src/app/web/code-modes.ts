@@ -1,8 +1,8 @@
 /**
  * The highlighting mode of each Copy as code target, of the body editor's XML and HTML, and of
  * the response viewer's bodies (JSON, XML, HTML, JavaScript, CSS), loaded when that language is
- * first shown (dynamic imports: the page's first load carries none
- * of them). Windows cmd, and a target without a mode here, are shown as plain text.
+ * first shown (dynamic imports: the page's first load carries none of them). Windows cmd, and a
+ * target without a mode here, are shown as plain text.
  */
 import { StreamLanguage, type StreamParser } from '@codemirror/language';
 import type { Extension } from '@codemirror/state';
