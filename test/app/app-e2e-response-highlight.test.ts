@@ -171,14 +171,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
     await toggle.click();
   });
 
-  it('a JSON body over 1 MB: its first 512 KB highlighted, Show all draws it whole as plain text, at once; a 500 KB minified script highlighted; the page stays responsive', async () => {
+  it('a JSON body over 1 MB: its first 512 KB highlighted, Show all draws it whole as plain text; a 500 KB minified script highlighted on one line; the page keeps answering (speed is bench/'s, not a test's)', async () => {
     await send('Large');
     await expect.poll(() => page.getByTestId('body-shown').textContent()).toMatch(/^Showing the first 512\.0 KB of 1\.\d MB\./);
     await expect.poll(() => token('"user 0"').count()).toBe(1);
-    const started = Date.now();
     await page.getByRole('button', { name: 'Show all' }).click();
     await expect.poll(() => page.locator('pre.body[data-testid="response-body"]').count()).toBe(1);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await code().count()).toBe(0);
     expect(await page.getByTestId('body-shown').count()).toBe(0);
     const facts = await page.evaluate(() => {
@@ -188,23 +186,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
     expect(facts.length).toBeGreaterThan(LARGE.length);
     expect(facts.head).toBe('[\n  {\n    "id": 0,\n    "name": "user 0",');
     expect(facts.tail).toMatch(/"active": false\n {2}\}\n\]$/);
-    const clicked = Date.now();
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Headers/ }).click();
     await page.getByRole('table', { name: 'Response headers' }).waitFor();
-    expect(Date.now() - clicked).toBeLessThan(3_000);
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
     // A minified script: 500 KB on one line, highlighted and wrapped; the page keeps answering.
-    const sent = Date.now();
     await send('Minified');
     await expect.poll(() => token('"x"').count()).toBeGreaterThan(0);
     expect(await code().locator('.cm-line').count()).toBe(1);
-    expect(Date.now() - sent).toBeLessThan(10_000);
-    const asked = Date.now();
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Headers/ }).click();
     await page.getByRole('table', { name: 'Response headers' }).waitFor();
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
     await expect.poll(() => token('"x"').count()).toBeGreaterThan(0);
-    expect(Date.now() - asked).toBeLessThan(3_000);
     // A small answer next is highlighted again.
     await send('User');
     await expect.poll(() => token('"Ada"').count()).toBe(1);
