@@ -168,6 +168,30 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     expect(parse(await read('requests/Users/_folder.yaml'))).toEqual({ name: 'Users', headers: [{ key: 'X-Team', value: 'two' }] });
   });
 
+  it('Application settings: a number typed on after Enter saved the field stays, and is saved when the field is left', async () => {
+    await page.getByRole('button', { name: 'Application settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Application settings' });
+    const timeout = dialog.getByLabel('timeoutMs', { exact: true });
+    await expect.poll(() => timeout.inputValue()).toBe('30000');
+    await timeout.fill('1500');
+    const held = await holdNext(/\/api\/app-settings$/, 'PUT');
+    await timeout.press('Enter');
+    await held.sent;
+    await timeout.press('End');
+    await timeout.press('0');
+    held.release();
+    await held.answered;
+    expect(await dialog.getByRole('status').textContent()).toBe('timeoutMs saved.');
+    expect(await timeout.inputValue()).toBe('15000');
+    await timeout.press('Tab');
+    const stored = () => page.evaluate(async () => ((await (await fetch('/api/app-settings')).json()) as { settings: { key: string; text: string }[] }).settings.find((s) => s.key === 'timeoutMs')?.text);
+    await expect.poll(stored).toBe('15000');
+    await dialog.getByRole('row', { name: /timeoutMs/ }).getByRole('button', { name: 'Use the default' }).click();
+    await expect.poll(() => timeout.inputValue()).toBe('30000');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+
   it('the request editor (saved as you type): a URL typed on while its save is on its way is the next save', async () => {
     await page.getByRole('treeitem', { name: /Plain/ }).click();
     await expect.poll(() => page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/plain');

@@ -26,9 +26,14 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
       setTyped(({ [setting.key]: _, ...rest }) => rest);
       return;
     }
+    // The field as this save found it: the text sent, or what Use the default replaces (a switch
+    // or a list is shown and saved in one go, so its text is the one sent).
+    const found = setting.type === 'flag' || setting.type === 'choice' ? text : typed[setting.key];
     try {
       setView(await api.put<AppSettingsView>('/api/app-settings', { key: setting.key, text }));
-      setTyped(({ [setting.key]: _, ...rest }) => rest);
+      // Saved on Enter, the field may have been typed on while this save was on its way: that text
+      // stays, to be saved when the field is left (the rule of the other editors, save-answer.ts).
+      setTyped(({ [setting.key]: now, ...rest }) => (now === found ? rest : { ...rest, [setting.key]: now! }));
       setProblems(({ [setting.key]: _, ...rest }) => rest);
       setSaved(setting.key);
     } catch (e) {
