@@ -223,7 +223,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
       }
       await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
       for (const name of ['Python', 'Go', 'C#', 'PHP', 'Rust', 'JavaScript', 'cURL']) {
+        // Each language differs from the one shown before it: measured once the view shows its code, not the last one's.
+        const before = await dialog().getByTestId('code').getAttribute('data-lang');
         await dialog().getByRole('option', { name, exact: true }).click();
+        await expect.poll(() => dialog().getByTestId('code').getAttribute('data-lang')).not.toBe(before);
         await expect.poll(() => dialog().getByTestId('code').locator('.cm-line span').count()).toBeGreaterThan(3);
         low.push(...await dialog().getByTestId('code').locator('.cm-line span').evaluateAll((spans, where) => spans
           .map((s) => [s.textContent, window.ferryContrast.of(s)] as const)
