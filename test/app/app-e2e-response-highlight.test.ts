@@ -171,7 +171,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
     await toggle.click();
   });
 
-  it('a JSON body over 1 MB: its first 512 KB highlighted, Show all draws it whole as plain text; a 500 KB minified script highlighted on one line; the page keeps answering (speed is bench/'s, not a test's)', async () => {
+  it('a JSON body over 1 MB: its first 512 KB highlighted, Show all draws it whole as plain text; a 500 KB minified script highlighted on one line; the page keeps answering', async () => {
     await send('Large');
     await expect.poll(() => page.getByTestId('body-shown').textContent()).toMatch(/^Showing the first 512\.0 KB of 1\.\d MB\./);
     await expect.poll(() => token('"user 0"').count()).toBe(1);
