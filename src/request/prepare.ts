@@ -103,7 +103,8 @@ export async function prepareRequest(input: PrepareInput, options: PrepareOption
     if (!HEADER_NAME.test(name)) throw new PrepareError(`${where}: header name "${name}" is not valid (letters, digits and - only).`);
     const value = fill(row.value);
     if (/[\r\n\0]/.test(value)) throw new PrepareError(`${where}: the value of header ${name} contains a line break, which HTTP does not allow.`);
-    const unsendable = unsendableHeaderCharacter(value);
+    // Code export writes the value as typed (curl sends its UTF-8 bytes); a send refuses it.
+    const unsendable = options.unsendableAuth === 'omit' ? undefined : unsendableHeaderCharacter(value);
     if (unsendable) throw new PrepareError(`${where}: the value of header ${name} has ${unsendable}, which an HTTP header cannot carry (its values are Latin-1 text without control characters); percent-encode the value, or check the variables it uses.`);
     headers.push({ name, value });
   }

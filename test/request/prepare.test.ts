@@ -128,6 +128,13 @@ describe('headers', () => {
   it('refuses header values with line breaks', async () => {
     await expect(prepare(request({ url: 'http://h/', headers: [{ key: 'X', value: 'a\r\nInjected: 1' }] }))).rejects.toThrow(/line break/);
   });
+
+  it('refuses a header value beyond Latin-1 or with a control character when sending, naming the character; code export keeps it as typed (curl sends its UTF-8 bytes)', async () => {
+    await expect(prepare(request({ url: 'http://h/', headers: [{ key: 'X-Who', value: 'Zoë ☃' }] }))).rejects.toThrow('the value of header X-Who has "☃" at character 5, which an HTTP header cannot carry');
+    await expect(prepare(request({ url: 'http://h/', headers: [{ key: 'X', value: 'a\u007fb' }] }))).rejects.toThrow('the value of header X has U+007F at character 2');
+    expect((await prepare(request({ url: 'http://h/', headers: [{ key: 'X', value: 'Zoë\tok' }] }))).headers.find((h) => h.name === 'X')?.value).toBe('Zoë\tok');
+    expect((await prepare(request({ url: 'http://h/', headers: [{ key: 'X-Who', value: '☃' }] }), [folder('')], workspace(), { unsendableAuth: 'omit' })).headers.find((h) => h.name === 'X-Who')?.value).toBe('☃');
+  });
 });
 
 describe('auth inheritance (spec 5.1)', () => {
