@@ -1,5 +1,5 @@
 /** MCP requests against SDK-built servers on loopback: Streamable HTTP, HTTP+SSE, and the stdio fixture program. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -446,8 +446,25 @@ describe('MCP over stdio', () => {
   it('a command that does not exist fails with one line', async () => {
     const missing = { command: 'ferry-no-such-program-xyz --flag', cwd: process.cwd(), env: {} };
     const error = await failure(send({ url: missing.command, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(missing)));
-    expect(error.message).toContain('ferry-no-such-program-xyz');
-    expect(error.message).not.toContain('\n');
+    expect(error.message).toBe('could not start the program "ferry-no-such-program-xyz --flag": the command was not found; check its name, or give its full path (it is looked up on this computer\'s PATH, without a shell).');
+  });
+
+  it('a start folder (mcp.cwd) that is not there, or is a symbolic link, is named as such (it read as "the command was not found")', async () => {
+    const missing = { command: STDIO_COMMAND, cwd: path.resolve('no-such-dir-xyz'), env: {} };
+    const error = await failure(send({ url: missing.command, mcp: { transport: 'stdio', call: 'tool', name: 'x', cwd: 'no-such-dir-xyz' } }, allowing(missing)));
+    expect(error.message).toBe(`could not start the program "${STDIO_COMMAND}": its start folder no-such-dir-xyz (mcp.cwd) does not exist; create it, or fix mcp.cwd (a folder relative to the workspace folder).`);
+    const temp = mkdtempSync(path.join(os.tmpdir(), 'ferry-mcp-cwd-'));
+    const link = path.join(process.cwd(), '.vitest-temp', `cwd-link-${process.pid}`);
+    mkdirSync(path.dirname(link), { recursive: true });
+    symlinkSync(temp, link);
+    try {
+      const linked = { command: STDIO_COMMAND, cwd: link, env: {} };
+      const viaLink = await failure(send({ url: linked.command, mcp: { transport: 'stdio', call: 'tool', name: 'x', cwd: path.relative(process.cwd(), link) } }, allowing(linked)));
+      expect(viaLink.message).toContain(`(mcp.cwd) is a symbolic link, which Ferry does not follow; create it, or fix mcp.cwd`);
+    } finally {
+      rmSync(link, { force: true });
+      rmSync(temp, { recursive: true, force: true });
+    }
   });
 });
 

@@ -16,7 +16,7 @@ import { connectionErrorByCode, innermostMessage, systemCode } from '../connecti
 import { Deadline } from '../deadline.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { endSession, httpTransport, type McpOptions, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
+import { endSession, httpTransport, programNotFound, type McpOptions, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
 import { errorLine } from './error-line.js';
 import { unknownName } from './unknown-name.js';
 import { unansweredText } from './answer-watch.js';
@@ -130,7 +130,7 @@ function failed(error: unknown, deadline: Deadline, what: string, program?: Star
   if (deadline.error) return deadline.error;
   if (error instanceof SendError) return error;
   const code = systemCode(error);
-  if (program && code === 'ENOENT') return new SendError(`could not start the program ${what.replace(/^the MCP server /, '').replace(/ did not initialize$/, '')}: the command was not found.`, 'other');
+  if (program && code === 'ENOENT') return programNotFound(what.replace(/^the MCP server /, '').replace(/ did not initialize$/, ''));
   const connection = program ? undefined : connectionErrorByCode(code, what.replace(/^.* at (\S+) .*$/, '$1'), innermostMessage(error));
   if (connection) return connection;
   const stderr = program?.stderr().trim().split('\n').at(-1);

@@ -13,7 +13,7 @@ import type { CatalogEntry, KindCatalog } from '../catalog.js';
 import { connectionErrorByCode, innermostMessage, systemCode } from '../connection-errors.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { endSession, httpTransport, mcpTarget, programSpec, stdioTransport } from './transport.js';
+import { endSession, httpTransport, mcpTarget, programNotFound, programSpec, stdioTransport } from './transport.js';
 import { errorLine } from './error-line.js';
 
 /** Listing gives up after this long without a time limit of the request's own: a picker must not hang. */
@@ -34,7 +34,7 @@ export async function describeMcp(prepared: PreparedRequest, context: SendContex
     await client.connect(transport, requestOptions).catch((error: unknown) => {
       if (error instanceof SendError) throw error;
       const code = systemCode(error);
-      if (chosen === 'stdio' && code === 'ENOENT') throw new SendError(`could not start the program ${where}: the command was not found.`, 'other');
+      if (chosen === 'stdio' && code === 'ENOENT') throw programNotFound(where);
       throw connectionErrorByCode(code, where, innermostMessage(error)) ?? new SendError(`the MCP server ${where} did not initialize: ${oneLine(error)}.`, 'protocol');
     });
     const has = client.getServerCapabilities() ?? {};

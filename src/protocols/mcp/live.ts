@@ -18,7 +18,7 @@ import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { endSession, httpTransport, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
+import { endSession, httpTransport, mcpTarget, NO_LIMIT_MS, programNotFound, programSpec, type StartedProgram, stdioTransport } from './transport.js';
 import { errorLine } from './error-line.js';
 import { unknownName } from './unknown-name.js';
 import { unansweredText } from './answer-watch.js';
@@ -149,7 +149,7 @@ function argumentsParam(params: Record<string, unknown>, operation: string): Rec
 function connectFailed(error: unknown, chosen: string, where: string): SendError {
   if (error instanceof SendError) return error;
   const code = systemCode(error);
-  if (chosen === 'stdio' && code === 'ENOENT') return new SendError(`could not start the program ${where}: the command was not found.`, 'other');
+  if (chosen === 'stdio' && code === 'ENOENT') return programNotFound(where);
   return connectionErrorByCode(code, where, innermostMessage(error)) ?? new SendError(`the MCP server ${where} did not initialize: ${oneLine(error)}.`, 'protocol');
 }
 

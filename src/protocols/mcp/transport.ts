@@ -4,6 +4,7 @@
  * `verifyTls` and the proxy settings apply), or a program over stdio — started only when this computer allows it.
  */
 import type { ChildProcess } from 'node:child_process';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -139,6 +140,20 @@ export function programSpec(prepared: PreparedRequest, options: McpOptions, work
   return { command: prepared.url.trim(), cwd: path.resolve(workspaceRoot, options.cwd.trim() || '.'), env };
 }
 
+/** A program whose command could not be found (spawn's ENOENT): said once for sends, live sessions and listings. */
+export function programNotFound(where: string): SendError {
+  return new SendError(`could not start the program ${where}: the command was not found; check its name, or give its full path (it is looked up on this computer's PATH, without a shell).`, 'other');
+}
+
+/** The entry itself (a symbolic link is not followed), or undefined when nothing is there. */
+function lstatOrUndefined(file: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface StartedProgram {
   transport: StdioClientTransport;
   /** The program's stderr so far (the first 64 KB), for the report. */
@@ -165,6 +180,12 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext,
   if (!allowed) throw programRefused(program, context.workspaceRoot, context.face);
   const [command, ...args] = commandWords(program.command);
   if (!command) throw new SendError('the command line is empty; give the program that starts the MCP server.', 'other');
+  // A start folder that is not there made the spawn fail as ENOENT, read as a command not found.
+  const folder = lstatOrUndefined(program.cwd);
+  if (!folder?.isDirectory()) {
+    const shown = path.relative(context.workspaceRoot, program.cwd) || '.';
+    throw new SendError(`could not start the program "${program.command}": its start folder ${shown} (mcp.cwd) ${!folder ? 'does not exist' : folder.isSymbolicLink() ? 'is a symbolic link, which Ferry does not follow' : 'is not a folder'}; create it, or fix mcp.cwd (a folder relative to the workspace folder).`, 'other');
+  }
   const transport = new StdioClientTransport({ command, args, cwd: program.cwd, env: { ...getDefaultEnvironment(), ...program.env }, stderr: 'pipe' });
   // The SDK reads stdout into this field (private in its types): ours keeps to maxResponseMb. An
   // SDK that renamed it must fail here (and in the tests), not leave the program unbounded.
