@@ -565,6 +565,58 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     expect(await files(ws.root)).not.toContain('requests/Health copy.yaml');
   });
 
+  it('an environment picked while a read of the workspace from before the pick is on its way: the read does not put the previous one back, and ✎ opens the one picked', async () => {
+    // A tab of its own: what it holds back stays in it.
+    const tab = await page.context().newPage();
+    try {
+      await gotoApp(tab, app);
+      const picker = tab.getByLabel('Environment', { exact: true });
+      await picker.selectOption('local');
+      await expect.poll(() => tab.evaluate(async () => (await (await fetch('/api/workspace')).json()).activeEnvironment)).toBe('local');
+      // The tree's reads are answered by the server at once (with Local) and held back from the
+      // page until the switch has reached the server; the switch's answer is held until ✎ was clicked.
+      let gate!: () => void;
+      const open = new Promise<void>((resolve) => (gate = resolve));
+      let readsWithFile = 0;
+      await tab.route((url) => url.pathname === '/api/workspace', async (route) => {
+        const answer = await route.fetch();
+        if ((await answer.text()).includes('Pick.yaml')) readsWithFile++;
+        await open;
+        await route.fulfill({ response: answer });
+      });
+      let release!: () => void;
+      const switched = new Promise<void>((resolve) => (release = resolve));
+      let switchedOnServer = false;
+      await tab.route((url) => url.pathname === '/api/environment', async (route) => {
+        const answer = await route.fetch();
+        switchedOnServer = true;
+        await switched;
+        await route.fulfill({ response: answer });
+      });
+      try {
+        await fs.writeFile(req('Pick.yaml'), 'name: Pick\nurl: http://127.0.0.1:1/\n');
+        await expect.poll(() => readsWithFile).toBeGreaterThan(0); // the file change's read, answered with Local
+        await picker.selectOption('staging');
+        await expect.poll(() => switchedOnServer).toBe(true);
+        gate();
+        await tab.getByRole('treeitem', { name: /Pick/ }).waitFor(); // the tab took the older read
+        expect(await picker.inputValue()).toBe('staging');
+        await tab.getByLabel('Edit environment').click();
+        await expect.poll(() => tab.getByRole('dialog').getByLabel('Environment name').inputValue()).toBe('Staging');
+      } finally {
+        gate();
+        release();
+      }
+      await tab.keyboard.press('Escape');
+      await expect.poll(() => tab.getByRole('dialog').count()).toBe(0);
+      expect(await picker.inputValue()).toBe('staging');
+    } finally {
+      await tab.close();
+      await fs.rm(req('Pick.yaml'), { force: true });
+    }
+    await page.getByRole('treeitem', { name: /Pick/ }).waitFor({ state: 'detached' });
+  });
+
   it('an environment file changed on disk while its dialog is open: taken at once without edits, the bar at once with them', async () => {
     await page.getByLabel('Environment', { exact: true }).selectOption('local');
     await page.getByLabel('Edit environment').click();
