@@ -249,7 +249,10 @@ describe("the app's moves killed part-way", () => {
       // 20 s this waited failed a full run with nothing printed, and did so again under CPU hogs
       // (the app runnable, 0.22 s of CPU had in 15 s; alone it starts in 0.4-1.3 s). Truly slow
       // then, not stuck: a long wait, and a failure that says which it was.
-      const timer = setTimeout(() => void processLoad(child.pid).then((load) => reject(new Error(`ferry app printed no address in 60 s (${load}): ${out}; stderr: ${err}`))), 60_000);
+      const timer = setTimeout(() => void processLoad(child.pid).then((load) => {
+        reject(new Error(`ferry app printed no address in 60 s (${load}): ${out}; stderr: ${err}`));
+        child.kill('SIGKILL'); // else it runs on after the test, as one did for 46 minutes
+      }), 60_000);
       child.once('exit', (code, signal) => (clearTimeout(timer), reject(new Error(`ferry app exited (${code ?? signal}) before printing its address: ${out}; stderr: ${err}`))));
       child.stdout!.on('data', (c: Buffer) => {
         out += c.toString();
