@@ -131,29 +131,34 @@ process.exit(130);`;
     const root = await workspace();
     const data = await tempDir('ferry-data-');
     const child = spawn(process.execPath, ['--import', 'tsx', RUN_FERRY, '-w', root, 'app', '--no-open'], { env: { ...process.env, FERRY_DATA_DIR: data } });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 25_000);
-      child.stdout.on('data', () => {
-        const found = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
-        if (found) {
-          clearTimeout(timer);
-          resolve(found[0]);
-        }
+    // Stopped whatever fails first (no URL in time, a refused call): else it runs on after the test.
+    try {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 25_000);
+        child.stdout.on('data', () => {
+          const found = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+          if (found) {
+            clearTimeout(timer);
+            resolve(found[0]);
+          }
+        });
       });
-    });
-    const origin = new URL(url).origin;
-    expect((await fetch(`${origin}/api/workspace`)).status).toBe(403);
-    const exchange = await fetch(url, { redirect: 'manual' });
-    expect(exchange.status).toBe(200);
-    const cookie = exchange.headers.get('set-cookie')!.split(';')[0]!;
-    const info = await fetch(`${origin}/api/workspace`, { headers: { cookie } });
-    expect((await info.json()).name).toBe('App CLI');
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
-    await expect(fetch(`${origin}/api/workspace`, { headers: { cookie } })).rejects.toThrow();
+      const origin = new URL(url).origin;
+      expect((await fetch(`${origin}/api/workspace`)).status).toBe(403);
+      const exchange = await fetch(url, { redirect: 'manual' });
+      expect(exchange.status).toBe(200);
+      const cookie = exchange.headers.get('set-cookie')!.split(';')[0]!;
+      const info = await fetch(`${origin}/api/workspace`, { headers: { cookie } });
+      expect((await info.json()).name).toBe('App CLI');
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      await expect(fetch(`${origin}/api/workspace`, { headers: { cookie } })).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   }, 60_000);
 
   it('saves an edited request in place: comments, order and untouched lines stay byte for byte', async () => {
