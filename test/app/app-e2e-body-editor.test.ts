@@ -6,15 +6,15 @@
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
+import { browserMissing, closeAppPage, gotoApp, openAppPage, waitForFile } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { defineContrast } from '../support/contrast.js';
+import { listenLoopback } from '../support/servers/listen.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -29,29 +29,9 @@ function startEcho(): Promise<{ base: string; close(): Promise<void> }> {
       res.end(JSON.stringify({ contentType: req.headers['content-type'] ?? null, hex: Buffer.concat(chunks).toString('hex') }));
     });
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        base: `http://127.0.0.1:${port}`,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
-      });
-    });
-  });
+  return listenLoopback(server, 'http').then(({ url, close }) => ({ base: url, close }));
 }
 
-async function waitForFile(file: string, test: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
-  const started = Date.now();
-  for (;;) {
-    const text = await fs.readFile(file, 'utf8').catch(() => '');
-    if (test(text)) return text;
-    if (Date.now() - started > timeoutMs) throw new Error(`${file} did not get the expected content; it holds:\n${text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x10]);
 

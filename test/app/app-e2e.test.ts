@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage, waitForFile, WEB_ROOT } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -43,15 +43,6 @@ function startEcho(): Promise<{ base: string; close(): Promise<void> }> {
   });
 }
 
-async function waitForFile(file: string, test: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
-  const started = Date.now();
-  for (;;) {
-    const text = await fs.readFile(file, 'utf8').catch(() => '');
-    if (test(text)) return text;
-    if (Date.now() - started > timeoutMs) throw new Error(`${file} did not get the expected content; it holds:\n${text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
   let ws: TempWorkspace;

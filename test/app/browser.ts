@@ -102,3 +102,14 @@ export function responseText(within: Page | Locator): Promise<string> {
     ? [...el.querySelectorAll(':scope > .cm-line')].map((line) => line.textContent ?? '').join('\n')
     : el.textContent ?? ''));
 }
+
+/** Waits for the app to write `file` with what `test` wants (its saves are asynchronous); a timeout says what the file holds. */
+export async function waitForFile(file: string, test: (text: string) => boolean, timeoutMs = 10_000): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const text = await fs.readFile(file, 'utf8').catch(() => '');
+    if (test(text)) return text;
+    if (Date.now() - started > timeoutMs) throw new Error(`${file} did not get the expected content; it holds:\n${text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
