@@ -124,6 +124,13 @@ describe('HTTP versions', () => {
     expect((error as Error).message).toMatch(/self-signed certificate.*--insecure/);
   });
 
+  it('http:// to a TLS server: the reset says to use https:// (it said only that the connection was closed)', async () => {
+    const error = (await sendHttp(req(tls.url.replace('https:', 'http:') + '/echo'), { agents }).catch((e: unknown) => e)) as SendError;
+    expect(error).toBeInstanceOf(SendError);
+    expect(error.kind).toBe('reset');
+    expect(error.message).toMatch(new RegExp(`^the connection to ${new URL(tls.url).host.replace(/\\./g, '\\.')} was closed before a complete response arrived \\([A-Z_]+\\); if it is a TLS server, use https://\\.$`));
+  });
+
   it('says what to do when http2 is forced on a server that speaks only HTTP/1.1', async () => {
     const only1 = await startTlsHttp1Only();
     try {

@@ -56,6 +56,9 @@ export function describeNetworkError(error: unknown, url: URL, httpVersion?: str
     );
   }
   const shared = connectionError(error, host, url.hostname);
+  // A TLS server drops a plaintext request without a word: the usual cause of a reset at once on
+  // http:// (as the WebSocket, Socket.IO and MCP kinds say it).
+  if (shared?.kind === 'reset' && url.protocol === 'http:') return new SendError(`${shared.message.replace(/\.$/, '')}; if it is a TLS server, use https://.`, 'reset');
   if (shared) return shared;
   if (code === 'UND_ERR_HEADERS_OVERFLOW' || code === 'HPE_HEADER_OVERFLOW') {
     return new SendError(`${host} answered with response headers larger than Ferry reads (1 MB in all).`, 'protocol');
