@@ -49,11 +49,15 @@ export interface ServersHandle {
   unwatch(): Promise<void>;
 }
 
-/** The server files of the workspace that do not parse, by id (their warning says why). */
+/**
+ * The server files of the workspace that do not parse, by id (their warning says why). Only
+ * `.yaml`/`.yml` files: a subfolder or a Postman export in servers/ is no server (asked for by
+ * name, it gets the unknown-server message, which names the subfolders).
+ */
 function brokenServers(workspace: Workspace): Map<string, Workspace['warnings'][number]> {
   return new Map(
     workspace.warnings
-      .filter((w) => w.file.startsWith(`${SERVERS_DIR}/`) && !w.file.slice(SERVERS_DIR.length + 1).includes('/'))
+      .filter((w) => w.file.startsWith(`${SERVERS_DIR}/`) && !w.file.slice(SERVERS_DIR.length + 1).includes('/') && /\.ya?ml$/.test(w.file))
       .map((w) => [w.file.slice(SERVERS_DIR.length + 1).replace(/\.ya?ml$/, ''), w]),
   );
 }

@@ -65,10 +65,17 @@ export function entriesHere(workspace: Workspace, kind: EntryKind): string {
     .filter((id): id is string => id !== undefined && !known.includes(id));
   const [plural, singular] = WORDS[kind];
   const here = known.length ? `${plural} here: ${known.join(', ')}.` : unreadable.length ? `No ${singular} here can be used.` : `This workspace has no ${plural.toLowerCase()} (${folder}*.yaml).`;
-  // Items grouped into a subfolder by hand (`environments/prod/api.yaml`) are likely the one asked for.
+  return `${here}${unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : ''}${subfoldersNotRead(workspace, kind)}`;
+}
+
+/**
+ * ` Not read, being in a subfolder: servers/mocks/ (…)`, or '' when the kind's folder has none:
+ * items grouped into a subfolder by hand (`environments/prod/api.yaml`) are likely the ones asked for.
+ */
+export function subfoldersNotRead(workspace: Workspace, kind: EntryKind): string {
+  const folder = `${FOLDERS[kind]}/`;
   const subfolders = workspace.warnings.filter((w) => w.file.startsWith(folder) && isSubfolderWarning(w)).map((w) => `${w.file}/`);
-  const grouped = subfolders.length ? ` Not read, being in a subfolder: ${subfolders.join(', ')} (move ${subfolders.length === 1 ? 'its' : 'their'} .yaml files up into ${folder}).` : '';
-  return `${here}${unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : ''}${grouped}`;
+  return subfolders.length ? ` Not read, being in a subfolder: ${subfolders.join(', ')} (move ${subfolders.length === 1 ? 'its' : 'their'} .yaml files up into ${folder}).` : '';
 }
 
 /** Saves a new environment, server or load test; returns its id. The folder is created on first save. */

@@ -57,6 +57,15 @@ describe('a subfolder of environments/ in the commands', () => {
     expect(result.stderr).toContain('Environments here: local. Not read, being in a subfolder: environments/prod ü/ (move its .yaml files up into environments/).');
   });
 
+  it('ferry serve: a subfolder is no server; asked for by its name, or with no server to start, the refusal points at it', async () => {
+    const named = await ferry(['-w', temp.root, 'serve', 'mocks']);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toBe('ferry: No server "mocks": there is no servers/mocks.yaml. This workspace has no servers (servers/*.yaml). Not read, being in a subfolder: servers/mocks/ (move its .yaml files up into servers/).\n');
+    const all = await ferry(['-w', temp.root, 'serve']);
+    expect(all.code).toBe(1);
+    expect(all.stderr).toBe('ferry: This workspace has no servers to start (add one under servers/). Not read, being in a subfolder: servers/mocks/ (move its .yaml files up into servers/).\n');
+  });
+
   it('ferry env ls says it once, without calling it a file left out', async () => {
     const result = await ferry(['-w', temp.root, 'env', 'ls']);
     expect(result.stderr.trim()).toBe(`ferry: ${warning}`);
