@@ -329,7 +329,9 @@ describe('DNS server', () => {
         client.send(dnsPacket.encode({ type: 'query', id, questions: [{ type: 'A', name: `n${id}.elsewhere.test` }] }), server!.port, '127.0.0.1');
         if (id % 50 === 0) await new Promise((r) => setTimeout(r, 10));
       }
-      await eventually(async () => answers.length >= 600 - 256, 1500);
+      // The answers past the limit come at once; a busy machine (a full run beside others) may take
+      // seconds to read 600 datagrams, so the wait is long: what it checks is the count asked.
+      await eventually(async () => answers.length >= 600 - 256, 10_000);
       // Every datagram was read: no more than 256 waited on the upstream, the rest were answered.
       expect(asked).toBeLessThanOrEqual(256);
       expect(answers.every((rcode) => rcode === 2)).toBe(true);
