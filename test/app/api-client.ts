@@ -29,6 +29,8 @@ export class ApiClient {
         (res) => {
           let out = '';
           res.setEncoding('utf8');
+          // An app that dies mid-answer: the call fails with why, not an unhandled 'error' event.
+          res.on('error', reject);
           res.on('data', (c: string) => (out += c));
           res.on('end', () => {
             let parsed: unknown;
