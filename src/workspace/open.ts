@@ -366,7 +366,7 @@ async function readEntries<T extends { seq?: number }>(root: string, dir: string
         warnings.push({ file: `${dir}/${entry.name}`, message: symlinkMessage(`${dir}/${entry.name}`) });
       } else if (entry.isDirectory()) {
         // Not read (one item per file, directly here); one that holds .yaml files is said once.
-        const subfolder = subfolderWarning(root, dir, entry.name);
+        const subfolder = await subfolderWarning(root, dir, entry.name);
         if (subfolder) warnings.push(subfolder);
       } else if (!isYamlFile(entry.name)) {
         const unread = entry.isFile() ? ymlWarning(`${dir}/${entry.name}`) ?? postmanExportWarning(dir, entry.name) : undefined;

@@ -9,7 +9,7 @@
  * requests/, named in other case (`Environments/`) is said: read on macOS and Windows, whose file
  * systems ignore case, it is not on Linux (CI), so a workspace would run differently there.
  */
-import { readdirSync, type Dirent } from 'node:fs';
+import { promises as fs, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { commandArg } from '../support/terminal-text.js';
 import { isYamlFile, isYmlFile, MAX_TREE_DEPTH } from './tree.js';
@@ -22,8 +22,8 @@ const ITEM_WORDS: Record<string, string> = { environments: 'environments', serve
  * something in it, at any depth, looks like an item (`.yaml` or `.yml`); undefined otherwise.
  * Links and dot-names are not entered (2.1.7), as anywhere in the workspace.
  */
-export function subfolderWarning(root: string, dir: string, name: string): Warning | undefined {
-  const found = firstItemLike(path.join(root, dir, name), name, 1, { folders: MAX_FOLDERS_LOOKED_AT });
+export async function subfolderWarning(root: string, dir: string, name: string): Promise<Warning | undefined> {
+  const found = await firstItemLike(path.join(root, dir, name), name, 1, { folders: MAX_FOLDERS_LOOKED_AT });
   if (found === undefined) return undefined;
   const label = `${dir}/${name}`;
   const items = ITEM_WORDS[dir] ?? dir;
@@ -49,13 +49,13 @@ const MAX_FOLDERS_LOOKED_AT = 1000;
 /**
  * The first `.yaml`/`.yml` file under `absolute` (its path from the subfolder's parent,
  * `prod/api.yaml`), looking no deeper than the request tree is read and into `budget.folders`
- * folders at most.
+ * folders at most. Listed asynchronously, as the reader around it: the app's server keeps answering.
  */
-function firstItemLike(absolute: string, relative: string, depth: number, budget: { folders: number }): string | undefined {
+async function firstItemLike(absolute: string, relative: string, depth: number, budget: { folders: number }): Promise<string | undefined> {
   if (budget.folders-- <= 0) return undefined;
   let entries: Dirent[];
   try {
-    entries = readdirSync(absolute, { withFileTypes: true });
+    entries = await fs.readdir(absolute, { withFileTypes: true });
   } catch {
     // Unlistable (permissions, a name that is not UTF-8): nothing Ferry could read there either.
     return undefined;
@@ -69,7 +69,7 @@ function firstItemLike(absolute: string, relative: string, depth: number, budget
   }
   if (depth >= MAX_TREE_DEPTH) return undefined;
   for (const folder of folders) {
-    const found = firstItemLike(path.join(absolute, folder), `${relative}/${folder}`, depth + 1, budget);
+    const found = await firstItemLike(path.join(absolute, folder), `${relative}/${folder}`, depth + 1, budget);
     if (found !== undefined) return found;
   }
   return undefined;
