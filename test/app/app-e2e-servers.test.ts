@@ -164,12 +164,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     // Saved, nothing left to lose: Esc closes it at once.
     await page.keyboard.press('Escape');
     await expect.poll(() => editor.count()).toBe(0);
-    // Its traffic so far follows the new id, and so does the filter.
-    expect(await panel.getByLabel('Traffic of').inputValue()).toBe('Chat room');
+    // Its traffic so far follows the new id, and so does the filter (its option exists once the
+    // server list has been read again after the save, hence the polls).
+    await expect.poll(() => panel.getByLabel('Traffic of').inputValue()).toBe('Chat room');
     const rows = panel.getByRole('table', { name: 'Traffic' });
-    expect(await rows.textContent()).toContain('hello from a real client');
+    await expect.poll(() => rows.textContent()).toContain('hello from a real client');
     // The Server column says its name (the list's), not the file's.
-    expect(new Set(await rows.locator('tbody tr td:nth-child(2)').allTextContents())).toEqual(new Set(['Chat room']));
+    await expect.poll(async () => new Set(await rows.locator('tbody tr td:nth-child(2)').allTextContents())).toEqual(new Set(['Chat room']));
     await panel.getByLabel('Traffic of').selectOption('');
     // The running server started again under its new id, with the rule.
     const url = (await page.getByTestId('server-url-Chat room').textContent())!;
