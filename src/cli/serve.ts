@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { DEFAULT_TRAFFIC_CAPACITY, hasServer, ServerError, serverIdOf, startWorkspaceServers, unknownServerMessage, type ServerNotice, type ServersHandle, TrafficLog } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { unknownFieldsWarning } from '../model/index.js';
-import { subfoldersNotRead, type Workspace } from '../workspace/index.js';
+import { formatWarning, subfoldersNotRead, type Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -127,7 +127,12 @@ export async function serveUntil(
   printStarted(handle, output, json, handle.environment);
   // A misspelt field (`rotues:`) is kept but does nothing: one line per file read, as `ferry run` says it.
   const workspaceFields = unknownFieldsWarning('workspace', 'ferry.yaml', ws.file);
-  for (const notice of [...(workspaceFields ? [{ level: 'warning' as const, message: workspaceFields }] : []), ...handle.unknownFields]) {
+  // A server file that reads with a warning (a number where text goes: `value: 007` is 7) starts,
+  // and its warning is said once, at its line, as `ferry run` says a request file's.
+  const fileWarnings = ws.servers
+    .filter((entry) => handle.servers.some((server) => server.id === entry.id))
+    .flatMap((entry) => ws.warnings.filter((warning) => warning.file === entry.file).map((warning) => ({ server: entry.id, level: 'warning' as const, message: formatWarning(warning) })));
+  for (const notice of [...(workspaceFields ? [{ level: 'warning' as const, message: workspaceFields }] : []), ...fileWarnings, ...handle.unknownFields]) {
     if (json) output.out(JSON.stringify({ type: 'notice', ...notice }));
     else output.err(e.yellow(`ferry: ${notice.message}`));
   }

@@ -1,5 +1,5 @@
 import type { ServerFailure } from '../servers/index.js';
-import type { Workspace } from '../workspace/index.js';
+import { unreadEntryFiles, type Workspace } from '../workspace/index.js';
 
 /**
  * A server that could not start, for `ferry serve` and `ferry run --start-servers` alike, read as
@@ -16,7 +16,7 @@ export function failureLine(failure: ServerFailure): string {
  */
 export function noAutoStartServer(ws: Workspace): string {
   const files = ws.servers.map((s) => s.file);
-  const broken = ws.warnings.filter((w) => /^servers\/[^/]+\.ya?ml$/.test(w.file)).map((w) => w.file);
+  const broken = [...unreadEntryFiles(ws, 'server').values()].map((w) => w.file);
   if (files.length === 0 && broken.length === 0) return 'ferry: --start-servers: this workspace has no servers (add one under servers/).';
   const unreadable = broken.length > 0 ? ` ${broken.join(', ')} could not be read (see ferry ls).` : '';
   const none = files.length > 0 ? ` No server has autoStart: true (${files.join(', ')}); set it on the ones the run needs.` : '';

@@ -6,7 +6,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { deepEqual, type ServerFile } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
-import { entriesHere, formatWarning, SERVERS_DIR } from '../workspace/index.js';
+import { entriesHere, formatWarning, SERVERS_DIR, unreadEntryFiles } from '../workspace/index.js';
 import { ServerError } from './errors.js';
 import { SERVER_KIND_INFO } from './kinds/info.js';
 import { takenBySibling } from './listener.js';
@@ -49,22 +49,9 @@ export interface ServersHandle {
   unwatch(): Promise<void>;
 }
 
-/**
- * The server files of the workspace that do not parse, by id (their warning says why). Only
- * `.yaml`/`.yml` files: a subfolder or a Postman export in servers/ is no server (asked for by
- * name, it gets the unknown-server message, which names the subfolders).
- */
-function brokenServers(workspace: Workspace): Map<string, Workspace['warnings'][number]> {
-  return new Map(
-    workspace.warnings
-      .filter((w) => w.file.startsWith(`${SERVERS_DIR}/`) && !w.file.slice(SERVERS_DIR.length + 1).includes('/') && /\.ya?ml$/.test(w.file))
-      .map((w) => [w.file.slice(SERVERS_DIR.length + 1).replace(/\.ya?ml$/, ''), w]),
-  );
-}
-
 /** Whether `id` names a server file of the workspace, one that parses or not. */
 export function hasServer(workspace: Workspace, id: string): boolean {
-  return workspace.servers.some((entry) => entry.id === id) || brokenServers(workspace).has(id);
+  return workspace.servers.some((entry) => entry.id === id) || unreadEntryFiles(workspace, 'server').has(id);
 }
 
 /** The server id a name given on the command line stands for: `mock`, `mock.yaml` and `servers/mock.yaml` are `mock`. */
@@ -81,7 +68,9 @@ export async function startServers(workspace: Workspace, options: StartServersOp
   const traffic = options.traffic ?? new TrafficLog();
   const failures: ServerFailure[] = [];
   const byId = new Map(workspace.servers.map((entry) => [entry.id, entry]));
-  const broken = brokenServers(workspace);
+  // Asked for by name, a subfolder or a Postman export in servers/ is no server: it gets the
+  // unknown-server message, which names the subfolders.
+  const broken = unreadEntryFiles(workspace, 'server');
 
   let wanted: string[];
   if (options.ids && options.ids.length > 0) {

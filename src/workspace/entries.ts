@@ -14,7 +14,7 @@ import { readResource } from './read-resource.js';
 import { isSubfolderWarning } from './unread-entries.js';
 import { saveResource, type SaveOptions } from './save.js';
 import { isYamlFile, stripYaml } from './tree.js';
-import type { Workspace } from './types.js';
+import type { Warning, Workspace } from './types.js';
 
 const FOLDERS = { environment: ENVIRONMENTS_DIR, server: SERVERS_DIR, loadtest: LOADTESTS_DIR } as const;
 type EntryKind = keyof typeof FOLDERS;
@@ -60,12 +60,32 @@ const WORDS = {
 export function entriesHere(workspace: Workspace, kind: EntryKind): string {
   const known = workspace[LISTS[kind]].map((e) => e.id);
   const folder = `${FOLDERS[kind]}/`;
-  const unreadable = workspace.warnings
-    .map((w) => (w.file.startsWith(folder) && /^[^/]+\.yaml$/i.test(w.file.slice(folder.length)) ? w.file.slice(folder.length, -'.yaml'.length) : undefined))
-    .filter((id): id is string => id !== undefined && !known.includes(id));
+  const unreadable = [...unreadEntryFiles(workspace, kind).keys()];
   const [plural, singular] = WORDS[kind];
   const here = known.length ? `${plural} here: ${known.join(', ')}.` : unreadable.length ? `No ${singular} here can be used.` : `This workspace has no ${plural.toLowerCase()} (${folder}*.yaml).`;
   return `${here}${unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : ''}${subfoldersNotRead(workspace, kind)}`;
+}
+
+const ITEM_FILE = /\.ya?ml$/i;
+
+/**
+ * The kind's files that did not read, by id, each with its first warning (the one that says why).
+ * A file that reads with a warning (a number written where text goes) is not one of them: it is
+ * in the workspace's list and works. `everyEntry`: also what sits in the folder without being such
+ * a file (a subfolder, a Postman export), by its name, for a list that shows them (the app's).
+ */
+export function unreadEntryFiles(workspace: Workspace, kind: EntryKind, everyEntry = false): Map<string, Warning> {
+  const known = new Set(workspace[LISTS[kind]].map((e) => e.id));
+  const folder = `${FOLDERS[kind]}/`;
+  const unread = new Map<string, Warning>();
+  for (const warning of workspace.warnings) {
+    const name = warning.file.slice(folder.length);
+    if (!warning.file.startsWith(folder) || name.includes('/')) continue;
+    if (!ITEM_FILE.test(name) && !everyEntry) continue;
+    const id = name.replace(ITEM_FILE, '');
+    if (!known.has(id) && !unread.has(id)) unread.set(id, warning);
+  }
+  return unread;
 }
 
 /**

@@ -176,7 +176,7 @@ export async function openWorkspace<O extends OpenOptions = { requests?: readonl
   } catch (error) {
     warnings.push({ file: REQUESTS_DIR, message: `Could not create ${REQUESTS_DIR}/ and ${ENVIRONMENTS_DIR}/ (${fileProblemReason(error)}); the workspace opens without them.` });
   }
-  warnings.push(...caseMisnamedFolderWarnings(absolute));
+  warnings.push(...(await caseMisnamedFolderWarnings(absolute)));
 
   // A listing with a cache reads through it, and loads the parsers only if a file must be read.
   const parsing = cache ? undefined : await loadParsing();

@@ -9,7 +9,7 @@
  * requests/, named in other case (`Environments/`) is said: read on macOS and Windows, whose file
  * systems ignore case, it is not on Linux (CI), so a workspace would run differently there.
  */
-import { promises as fs, readdirSync, type Dirent } from 'node:fs';
+import { promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { commandArg } from '../support/terminal-text.js';
 import { isYamlFile, isYmlFile, MAX_TREE_DEPTH } from './tree.js';
@@ -91,10 +91,10 @@ export function postmanExportWarning(dir: string, name: string): Warning | undef
 const RESOURCE_FOLDERS = ['requests', 'environments', 'servers', 'loadtests'];
 
 /** A warning for each folder of `root` named as one of Ferry's in other case (`Requests/`). */
-export function caseMisnamedFolderWarnings(root: string): Warning[] {
+export async function caseMisnamedFolderWarnings(root: string): Promise<Warning[]> {
   let entries: Dirent[];
   try {
-    entries = readdirSync(root, { withFileTypes: true });
+    entries = await fs.readdir(root, { withFileTypes: true });
   } catch {
     return []; // the workspace file was just read: a folder that cannot be listed now is said by its readers
   }

@@ -376,6 +376,26 @@ describe('ferry serve', () => {
     expect(await done3).toBe(0);
   });
 
+  it('a server file that reads with a warning (a number where text goes) starts once, and the warning is said at its line', async () => {
+    await isolatedDataDir();
+    const root = await makeWorkspace({ servers: {} });
+    await writeServer(root, 'coded', 'name: Coded\nhttp:\n  routes:\n    - path: /c\n      headers:\n        - key: X-Code\n          value: 007\n      body: coded\n');
+    const io = capture();
+    let stop!: () => void;
+    const done = serveUntil(await openWorkspace(root), [], { var: [], watch: false }, io.output, new Promise((r) => (stop = r)));
+    await eventually(async () => io.out.length > 0);
+    // One server (it was started a second time as a "file that does not read": two ports).
+    const urls = io.out.join('\n').match(/http:\/\/127\.0\.0\.1:\d+/g) ?? [];
+    expect(urls).toHaveLength(1);
+    expect(io.err).toHaveLength(1);
+    expect(io.err[0]).toMatch(/^ferry: servers\/coded\.yaml:7:\d+: .*007.*"007"/);
+    const answer = await send(`${urls[0]}/c`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['x-code']).toBe('7');
+    stop();
+    expect(await done).toBe(0);
+  });
+
   it('refuses a bad --var and ends with 1 when nothing can start', async () => {
     await isolatedDataDir();
     const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'dns', dns: { records: [{ name: 'a.test', type: 'A', value: 'not an address' }] } } } });

@@ -266,22 +266,24 @@ describe('TCP server', () => {
   });
 
   it('owes a connection at most 1,024 delayed replies within one read too: the lines past them wait, and are answered as the first go', async () => {
-    const { port, handle } = await tcpServer({ mode: 'rules', framing: 'line', rules: [{ match: 'any', reply: 'late', delayMs: 300 }] });
+    // 2 s: long enough that a loaded machine has read all the lines before the first reply goes
+    // (with 300 ms the first replies could leave before 1,024 were owed, and the count never reached it).
+    const { port, handle } = await tcpServer({ mode: 'rules', framing: 'line', rules: [{ match: 'any', reply: 'late', delayMs: 2000 }] });
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     const before = timers();
     const socket = net.connect(port, '127.0.0.1');
     let received = '';
     socket.on('data', (c) => (received += c.toString()));
     await new Promise((r) => socket.once('connect', r));
-    // 5,000 lines in one write, most of them in one read: each owed a reply 300 ms later.
-    socket.write('a\n'.repeat(5000));
-    await eventually(async () => timers() >= before + 1024);
+    // 3,000 lines in one write, most of them in one read: each owed a reply 2 s later.
+    socket.write('a\n'.repeat(3000));
+    await eventually(async () => timers() >= before + 1024, 20_000);
     expect(timers()).toBeLessThan(before + 1024 + 50);
-    // The rest are answered as the first replies go: every line gets its reply.
-    await eventually(async () => received === 'late\n'.repeat(5000), 10_000);
+    // The rest are answered as the first replies go (three rounds): every line gets its reply.
+    await eventually(async () => received === 'late\n'.repeat(3000), 40_000);
     expect(handle.servers[0]!.openStreams()).toBe(1);
     socket.destroy();
-  });
+  }, 90_000);
 
   it('closes a held client (not read, its delayed replies piled up) when nothing goes out for the held time: it may have left unseen', async () => {
     HELD_TIMINGS.idleMs = 500;

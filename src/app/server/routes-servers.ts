@@ -17,13 +17,13 @@ import { checkServerSettings, isServerKindBuilt, NEW_SERVER_KIND_PICKED, NEW_SER
 import { SecretMask } from '../../variables/index.js';
 // Not through variables/index.js, which every run loads: only the app and ferry mcp mask whole results.
 import { maskDeep, workspaceSecretMask } from '../../variables/workspace-mask.js';
-import { checkNoSymlinks, createEntry, formatWarning, readTextFile, saveEntry, SERVERS_DIR } from '../../workspace/index.js';
+import { checkNoSymlinks, createEntry, formatWarning, readTextFile, saveEntry, SERVERS_DIR, unreadEntryFiles } from '../../workspace/index.js';
 import type { ServerEditorView, ServerKindsView, ServerSendDone, ServerView, TrafficView } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
 import { checkFileHolds } from './save-base.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
 import { serverEditorView, serverFromEdit, typedSection } from './server-editor.js';
-import { brokenServerFiles, serverFilePorts } from './server-files.js';
+import { serverFilePorts } from './server-files.js';
 import { writing } from './routes-workspace.js';
 import type { WorkspaceState } from './workspace-state.js';
 
@@ -179,8 +179,9 @@ export class AppServers {
         ...(sendForm ? { sendForm } : {}),
       };
     });
-    // Server files that do not parse are listed with their error, as in the sidebar.
-    for (const [id, warning] of brokenServerFiles(ws)) {
+    // Server files that do not parse are listed with their error, as in the sidebar, and so are a
+    // subfolder or a Postman export put in servers/ (what they are and what to do).
+    for (const [id, warning] of unreadEntryFiles(ws, 'server', true)) {
       if (!rows.some((r) => r.id === id)) rows.push({ id, name: id, kind: '', port: 0, host: '', running: false, error: formatWarning(warning) });
     }
     return rows;
@@ -284,7 +285,7 @@ export class AppServers {
   async editor(id: string): Promise<ServerEditorView> {
     const entry = this.state.workspace.servers.find((e) => e.id === id);
     if (entry) return serverEditorView(id, entry.value, await this.fileText(entry.file));
-    const broken = this.state.workspace.warnings.find((w) => w.file === `${SERVERS_DIR}/${id}.yaml` || w.file === `${SERVERS_DIR}/${id}.yml`);
+    const broken = unreadEntryFiles(this.state.workspace, 'server').get(id);
     if (broken) throw new ApiError(400, `${formatWarning(broken)} — fix the file in a text editor; the form edits files that parse.`);
     throw new ApiError(404, `No server "${id}": there is no ${SERVERS_DIR}/${id}.yaml.`);
   }

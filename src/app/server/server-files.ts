@@ -1,21 +1,9 @@
 /**
- * What the app reads of the workspace's server files as a whole: those that do not read (listed
- * with their error), and the ports all of them ask for (a new server's port, model/server.ts).
+ * The ports the workspace's server files ask for, as a whole (a new server's port,
+ * model/server.ts).
  */
 import { isPlainObject } from '../../model/index.js';
-import { parseYamlData, SERVERS_DIR, type Warning, type Workspace } from '../../workspace/index.js';
-
-/** Server files that do not read, by id (a file may have several warnings: the first). */
-export function brokenServerFiles(ws: Workspace): Map<string, Warning> {
-  const broken = new Map<string, Warning>();
-  for (const warning of ws.warnings) {
-    const rest = warning.file.slice(SERVERS_DIR.length + 1);
-    if (!warning.file.startsWith(`${SERVERS_DIR}/`) || rest.includes('/')) continue;
-    const id = rest.replace(/\.ya?ml$/, '');
-    if (!broken.has(id)) broken.set(id, warning);
-  }
-  return broken;
-}
+import { parseYamlData, unreadEntryFiles, type Workspace } from '../../workspace/index.js';
 
 /**
  * The ports the server files ask for (0, any free port, left out). A file that does not read
@@ -24,7 +12,7 @@ export function brokenServerFiles(ws: Workspace): Map<string, Warning> {
  */
 export async function serverFilePorts(ws: Workspace, readText: (file: string) => Promise<string | undefined>): Promise<number[]> {
   const ports = ws.servers.map((entry) => entry.value.port);
-  for (const warning of brokenServerFiles(ws).values()) {
+  for (const warning of unreadEntryFiles(ws, 'server', true).values()) {
     const text = await readText(warning.file);
     const parsed = text === undefined ? undefined : parseYamlData(text);
     const port = parsed?.ok && isPlainObject(parsed.data) ? parsed.data.port : undefined;
