@@ -443,6 +443,18 @@ describe('update from API spec', () => {
     expect(plan.writes.filter((w) => w.file.includes(`${path.sep}environments${path.sep}`)).map((w) => path.basename(w.file))).toEqual(['Shop.yaml']);
   });
 
+  it('an environment file that reads with a warning (a number where text goes) does not stop an update that makes the folder\'s environment', async () => {
+    const root = await importedWorkspace(v1);
+    // The folder's own environment deleted by hand; another one holds `value: 007` (read as 7, warned).
+    await fs.rm(path.join(root, 'environments', 'Shop.yaml'));
+    await fs.writeFile(path.join(root, 'environments', 'Other.yaml'), 'name: Other\nvariables:\n  - key: code\n    value: 007\n');
+    expect((await openWorkspace(root)).warnings.map((w) => w.file)).toContain('environments/Other.yaml');
+    const plan = await planUpdate(root, { folder: 'Shop', text: yamlDoc(v2), source: { label: 'v2' } });
+    expect(plan.createsEnvironment).toBe(true);
+    await applyUpdate(root, plan);
+    expect((await openWorkspace(root)).environments.map((e) => e.value.name).sort()).toEqual(['Other', 'Shop']);
+  });
+
   it('of two imports named alike, new variables go into the environment of the folder updated', async () => {
     const other = structuredClone(v1) as any;
     other.servers = [{ url: 'https://other.example.test' }];

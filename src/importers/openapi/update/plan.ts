@@ -8,9 +8,8 @@ import path from 'node:path';
 import { deepEqual, parseResource, type RequestFile } from '../../../model/index.js';
 import {
   checkNoSymlinks, ENVIRONMENTS_DIR, FOLDER_FILE, findFolder, formatWarning, openWorkspace, readTextFile, REQUESTS_DIR, resourceText, SPECS_DIR,
-  isSymbolicLink, stripYaml, uniqueFileName, walkRequests, yamlTooLarge, type FolderNode, type Workspace,
+  isSymbolicLink, stripYaml, uniqueFileName, unreadEntryFiles, walkRequests, yamlTooLarge, type FolderNode, type Workspace,
 } from '../../../workspace/index.js';
-import { isUnknownFieldsWarning } from '../../../workspace/warning-text.js';
 import { ImportError, type ImportSource } from '../../types.js';
 import { buildCollection, type GeneratedCollection, type GeneratedOperation } from '../build.js';
 import { recordedSource } from '../index.js';
@@ -529,7 +528,9 @@ async function planEnvironment(
   if (next.variables.length === 0) return { name: folderName, file: '', among, keys: [], carried: {}, updated: [], creates: false, warnings: [] };
   // An environment file that does not parse may be the folder's own (a hand edit gone wrong):
   // creating another beside it would leave two of that name once it is fixed.
-  const unreadable = ws.warnings.filter((w) => w.file.replace(/\\/g, '/').startsWith(`${ENVIRONMENTS_DIR}/`) && !isUnknownFieldsWarning(w));
+  // Only files that did not read: one that reads with a warning (a number where text goes) is an
+  // environment of its own name, and the lookup above saw it.
+  const unreadable = [...unreadEntryFiles(ws, 'environment').values()];
   if (unreadable.length > 0) {
     throw new ImportError(`The environment of "${folderName}" may be one that cannot be read, and the update would add a second "${folderName}" beside it:\n${unreadable.slice(0, 10).map((w) => `  ${formatWarning(w)}`).join('\n')}${unreadable.length > 10 ? `\n  and ${unreadable.length - 10} more` : ''}\nFix or remove ${unreadable.length === 1 ? 'it' : 'them'}, then update again. Nothing was written.`);
   }
