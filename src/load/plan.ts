@@ -15,7 +15,7 @@ import { loadClientTls } from '../request/client-tls-files.js';
 import { tlsOptionsForUrl, type ClientTls } from '../request/client-tls.js';
 import { DataFileError, readDataFile, rowText, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
-import { entriesHere, formatWarning, loadTargetPath, walkRequests, type Workspace } from '../workspace/index.js';
+import { entriesHere, formatWarning, loadTargetPath, unreadEntryFiles, walkRequests, type Workspace } from '../workspace/index.js';
 import { fieldPlacer } from './field-place.js';
 import { markerFor } from './fill.js';
 import { rowsOf, type Segment } from './segment.js';
@@ -101,7 +101,7 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   const { workspace, id } = options;
   const entry = workspace.loadtests.find((e) => e.id === id);
   if (!entry) {
-    const broken = workspace.warnings.find((w) => w.file === `loadtests/${id}.yaml`);
+    const broken = unreadEntryFiles(workspace, 'loadtest').get(id);
     if (broken) throw new LoadInputError(`Load test "${id}" cannot be used: ${formatWarning(broken)}`);
     throw new LoadInputError(`No load test "${id}". ${entriesHere(workspace, 'loadtest')}`);
   }

@@ -13,7 +13,7 @@ import {
 } from '../../load/index.js';
 import { formatFieldPath, parseResource, type LoadTestFile } from '../../model/index.js';
 import { requestKind } from '../../protocols/index.js';
-import { createEntry, deleteEntry, formatWarning, LOADTESTS_DIR, saveEntry, walkRequests } from '../../workspace/index.js';
+import { createEntry, deleteEntry, formatWarning, LOADTESTS_DIR, saveEntry, unreadEntryFiles, walkRequests } from '../../workspace/index.js';
 import type { LoadEvent, LoadResultView, LoadRunView, LoadTestItem, LoadTestList } from '../shared/api.js';
 import type { LiveChannel } from './live.js';
 import { checkFileHolds } from './save-base.js';
@@ -158,7 +158,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
   const find = (id: string) => {
     const entry = state.workspace.loadtests.find((e) => e.id === id);
     if (entry) return entry;
-    const broken = state.workspace.warnings.find((w) => w.file === `${LOADTESTS_DIR}/${id}.yaml`);
+    const broken = unreadEntryFiles(state.workspace, 'loadtest').get(id);
     if (broken) throw new ApiError(400, formatWarning(broken));
     throw new ApiError(404, `No load test "${id}" (${LOADTESTS_DIR}/${id}.yaml does not exist).`);
   };
@@ -167,11 +167,8 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       const ws = state.workspace;
       const loadTests: LoadTestItem[] = ws.loadtests.map((e) => ({ id: e.id, name: e.value.name, model: e.value.model, targets: e.value.targets.length }));
       // Files that do not parse are listed with their error, as in the sidebar.
-      for (const warning of ws.warnings) {
-        const rest = warning.file.slice(LOADTESTS_DIR.length + 1);
-        if (!warning.file.startsWith(`${LOADTESTS_DIR}/`) || rest.includes('/')) continue;
-        const id = rest.replace(/\.ya?ml$/, '');
-        if (!loadTests.some((t) => t.id === id)) loadTests.push({ id, name: id, model: 'virtualUsers', targets: 0, error: formatWarning(warning) });
+      for (const [id, warning] of unreadEntryFiles(ws, 'loadtest', true)) {
+        loadTests.push({ id, name: id, model: 'virtualUsers', targets: 0, error: formatWarning(warning) });
       }
       const requests = [...walkRequests(ws.tree)].filter((r) => requestKind(r.node.request.kind).kind === 'http').map((r) => r.node.path);
       const list: LoadTestList = { loadTests, requests, running: runs.current() };
