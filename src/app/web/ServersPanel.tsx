@@ -104,6 +104,9 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
   // shows older records under the new id too, routes-servers.ts).
   const followRename = (from: string, to: string) => {
     onTraffic((rows) => rows.map((t) => (t.server === from ? { ...t, server: to } : t)));
+    // The list under its new id at once (the list read again after the save brings the rest), so
+    // that the filter's option is there and it does not read "All servers" meanwhile.
+    setServers((list) => list?.map((s) => (s.id === from ? { ...s, id: to } : s)) ?? list);
     if (only === from) setOnly(to);
   };
 
