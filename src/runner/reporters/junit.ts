@@ -7,6 +7,7 @@ import os from 'node:os';
 import type { Reporter, RequestResult, RunEvent } from '../events.js';
 import { statusShown } from '../response.js';
 import { SpoolFolder, type Spool } from '../report-spool.js';
+import { shownName } from '../../support/shown-name.js';
 
 /** XML 1.0 text: escapes markup and drops characters XML cannot hold. */
 export function xmlEscape(text: string): string {
@@ -21,6 +22,14 @@ export function xmlEscape(text: string): string {
     .replace(/\r/g, '&#13;')
     .replace(/\n/g, '&#10;');
 }
+
+/**
+ * A suite's or case's name (an attribute): control characters and bidi overrides escaped (`\u202e`),
+ * as the HTML report and the app show names. CI systems show these names in web pages, where an
+ * override reorders the text (`\u202Elmay.exe` reads as `exe.yaml`), so one test could pass for
+ * another. Messages and errors keep their text as it came.
+ */
+const nameXml = (name: string) => xmlEscape(shownName(name));
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -63,7 +72,7 @@ function casesFor(r: RequestResult, iterations: number): Case[] {
 
 /** One testcase element, indented as it sits in its suite. */
 function caseXml(c: Case): string {
-  const open = `    <testcase name="${xmlEscape(c.name)}" classname="${xmlEscape(c.classname)}" time="${seconds(c.timeMs)}"`;
+  const open = `    <testcase name="${nameXml(c.name)}" classname="${nameXml(c.classname)}" time="${seconds(c.timeMs)}"`;
   if (!c.failure && !c.error && !c.skipped) return `${open}/>\n`;
   const lines = [`${open}>`];
   if (c.skipped) lines.push(`      <skipped message="${xmlEscape(c.skipped)}"/>`);
@@ -149,12 +158,12 @@ export class JunitReporter implements Reporter {
       const extra = stopped ? 1 : 0;
       await this.write(
         '<?xml version="1.0" encoding="UTF-8"?>\n' +
-          `<testsuites name="${xmlEscape(workspaceName || 'ferry run')}" tests="${total((s) => s.tests) + extra}" failures="${total((s) => s.failures)}" errors="${total((s) => s.errors) + extra}" time="${seconds(this.end.summary.durationMs)}">\n`,
+          `<testsuites name="${nameXml(workspaceName || 'ferry run')}" tests="${total((s) => s.tests) + extra}" failures="${total((s) => s.failures)}" errors="${total((s) => s.errors) + extra}" time="${seconds(this.end.summary.durationMs)}">\n`,
       );
       let id = 0;
       for (const suite of all) {
         await this.write(
-          `  <testsuite name="${xmlEscape(suite.name)}" package="${xmlEscape(suite.name)}" id="${id++}" tests="${suite.tests}" failures="${suite.failures}" errors="${suite.errors}" skipped="${suite.skipped}" time="${seconds(suite.timeMs)}" timestamp="${timestamp}" hostname="${hostname}">\n    <properties/>\n`,
+          `  <testsuite name="${nameXml(suite.name)}" package="${nameXml(suite.name)}" id="${id++}" tests="${suite.tests}" failures="${suite.failures}" errors="${suite.errors}" skipped="${suite.skipped}" time="${seconds(suite.timeMs)}" timestamp="${timestamp}" hostname="${hostname}">\n    <properties/>\n`,
         );
         for await (const piece of suite.cases.read()) await this.write(piece);
         await this.write('    <system-out/>\n    <system-err/>\n  </testsuite>\n');
