@@ -66,6 +66,11 @@ export interface ProtocolResult {
     label?: string;
     /** The server's own words on the outcome, where the kind has them apart from the body: gRPC's status message. Scripts read it (`pm.response.statusMessage`). */
     message?: string;
+    /**
+     * The protocol has no status code: `status` is Ferry's (MCP's 0 and 1, for `pm.response.code`),
+     * so reports leave it out where they name the status (JUnit's `Add - status isError`), as `label` does.
+     */
+    noCode?: true;
   };
   /** In wire order, where the kind has headers (HTTP, SSE, upgrade answers, gRPC metadata); else empty. */
   headers: [string, string][];

@@ -35,6 +35,8 @@ export interface RequestResult {
   statusOk?: boolean;
   /** That rule in words, when the kind has its own (HTTP's `fails at 400 and above` otherwise). */
   statusRule?: string;
+  /** `status` is Ferry's number, not the protocol's (MCP); protocols/kind.ts `outcome.noCode`. */
+  statusNoCode?: true;
   /** Wall-clock milliseconds of the send (request and response), 0 when nothing was sent. */
   durationMs: number;
   /** Response size in bytes (headers and body as received). */

@@ -12,6 +12,7 @@ export function recordAnswer(result: RequestResult, answer: ProtocolResult): voi
   result.statusOk = answer.outcome.ok;
   if (answer.outcome.rule) result.statusRule = answer.outcome.rule;
   if (answer.outcome.label) result.statusLabel = answer.outcome.label;
+  if (answer.outcome.noCode) result.statusNoCode = true;
   result.durationMs = Math.round(answer.timings.totalMs);
   result.size = answer.size;
   if (answer.httpVersion) result.httpVersion = answer.httpVersion;
@@ -40,4 +41,13 @@ export function scriptResponse(answer: ProtocolResult): ScriptResponse {
 export function statusShown(r: Pick<RequestResult, 'status' | 'statusText' | 'statusLabel'>): string {
   if (r.status === undefined) return '';
   return r.statusLabel ?? `${r.status}${r.statusText ? ` ${r.statusText}` : ''}`;
+}
+
+/**
+ * Why a request without tests failed on its status, one wording for every report (the terminal's
+ * failure line, JUnit's failure message): `status 5 NOT_FOUND: no greeting for x: a gRPC request
+ * without tests fails unless its status is 0 OK`.
+ */
+export function statusReason(r: Pick<RequestResult, 'status' | 'statusText' | 'statusLabel' | 'statusRule'>): string {
+  return `status ${statusShown(r)}: ${r.statusRule ?? 'a request without tests fails at 400 and above'}`;
 }

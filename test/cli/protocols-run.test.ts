@@ -5,6 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
@@ -245,18 +246,39 @@ describe('ferry run with gRPC and MCP requests', () => {
     expect(stdout).toContain('    status 5 NOT_FOUND: no greeting for x: a gRPC request without tests fails unless its status is 0 OK\n');
     const xml = await fs.readFile(junit, 'utf8');
     expect(xml).toContain('name="Bare not found - status 5 NOT_FOUND"');
-    expect(xml).toContain('<failure message="status 5 NOT_FOUND: no greeting for x (a gRPC request without tests fails unless its status is 0 OK)"');
+    expect(xml).toContain('<failure message="status 5 NOT_FOUND: no greeting for x: a gRPC request without tests fails unless its status is 0 OK"');
     const report = JSON.parse(await fs.readFile(json, 'utf8')) as { results: Array<Record<string, unknown>> };
     expect(report.results.find((r) => r.name === 'Bare not found')).toMatchObject({ status: 5, statusText: 'NOT_FOUND', statusLabel: '5 NOT_FOUND: no greeting for x' });
     expect(report.results.find((r) => r.name === 'Say')).toMatchObject({ status: 0, statusText: 'OK', statusLabel: '0 OK' });
   }, 60_000);
 
-  it("an MCP tool's error result: its text beside the status and MCP's own rule, not HTTP's 400", async () => {
+  it("an MCP tool's error result: its text beside the status and MCP's own rule, not HTTP's 400; every report says it alike, without Ferry's 0 and 1", async () => {
     const root = await workspace();
     await isolatedDataDir();
-    const { stdout } = await ferry(['-w', root, 'run', '--var', `mcpUrl=${mcpPeer.url}`, 'MCP/Fails.yaml']);
+    await fs.writeFile(path.join(root, 'requests/MCP/Bare add.yaml'), files['requests/MCP/Add.yaml']!.replace('name: Add', 'name: Bare add').replace(/scripts:[\s\S]*$/, ''));
+    const out = (name: string) => path.join(root, name);
+    const { stdout } = await ferry(['-w', root, 'run', '--var', `mcpUrl=${mcpPeer.url}`, '--out-junit', out('r.xml'), '--out-json', out('r.json'), '--out-html', out('r.html'), 'MCP/Fails.yaml', 'MCP/Bare add.yaml']);
+    const reason = 'status isError: failed: no tests: an MCP tool call without tests fails when its result is an error (isError: true)';
     expect(stdout).toMatch(/\n {4}http:\/\/127\.0\.0\.1:\d+\/mcp isError: failed: no tests \d+ ms/);
-    expect(stdout).toContain('    status isError: failed: no tests: an MCP tool call without tests fails when its result is an error (isError: true)\n');
+    expect(stdout).toMatch(/\n {4}http:\/\/127\.0\.0\.1:\d+\/mcp OK \d+ ms/);
+    expect(stdout).toContain(`    ${reason}\n`);
     expect(stdout).not.toMatch(/(?<!\d)400(?!\d)/); // not HTTP's 400 (a port such as 40081 may hold the digits)
+
+    // JUnit: the test case named by MCP's word alone (not `status 1 isError`), the failure message the terminal's reason.
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testcase' }).parse(await fs.readFile(out('r.xml'), 'utf8')) as {
+      testsuites: { testsuite: { testcase: Array<{ name: string; failure?: { message: string; type: string } }> } };
+    };
+    const cases = xml.testsuites.testsuite.testcase;
+    expect(cases.map((c) => c.name).sort()).toEqual(['Bare add - status OK', 'Fails - status isError']);
+    expect(cases.find((c) => c.name === 'Fails - status isError')?.failure).toMatchObject({ message: reason, type: 'StatusFailure' });
+    expect(cases.find((c) => c.name === 'Bare add - status OK')?.failure).toBeUndefined();
+
+    // JSON keeps pm.response.code's number as data, with the label the other reports show; the HTML page shows that label.
+    const json = JSON.parse(await fs.readFile(out('r.json'), 'utf8')) as { results: Array<Record<string, unknown>> };
+    expect(json.results.find((r) => r.name === 'Fails')).toMatchObject({ passed: false, status: 1, statusText: 'isError', statusLabel: 'isError: failed: no tests' });
+    expect(json.results.find((r) => r.name === 'Bare add')).toMatchObject({ passed: true, status: 0, statusText: 'OK', statusLabel: 'OK' });
+    const html = await fs.readFile(out('r.html'), 'utf8');
+    const data = JSON.parse(/<script id="ferry-data" type="application\/json">([\s\S]*?)<\/script>/.exec(html)![1]!) as { results: Array<{ name: string; statusLabel?: string }> };
+    expect(data.results.map((r) => [r.name, r.statusLabel]).sort()).toEqual([['Bare add', 'OK'], ['Fails', 'isError: failed: no tests']]);
   }, 60_000);
 });

@@ -51,7 +51,7 @@ describe('MCP over HTTP', () => {
 
   it('a tool with structured output; the initialize result in the detail; auth and headers sent', async () => {
     const result = await send({ url: streamable.url, mcp: { call: 'tool', name: 'add', arguments: '{"a":2,"b":{{b}}}'.replace('{{b}}', '3') } });
-    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true, label: 'OK' });
+    expect(result.outcome).toEqual({ status: 0, text: 'OK', ok: true, label: 'OK', noCode: true });
     expect(json(result)).toMatchObject({ structuredContent: { sum: 5 }, content: [{ type: 'text', text: '5' }] });
     expect(result.detail).toMatchObject({ transport: 'streamableHttp', server: { name: 'ferry-test-mcp', version: '1.2.3' }, instructions: 'A test server.' });
     expect(result.detail?.capabilities).toHaveProperty('tools');
@@ -73,7 +73,7 @@ describe('MCP over HTTP', () => {
   it('a tool answering isError is an answer that is not ok', async () => {
     const result = await send({ url: streamable.url, mcp: { call: 'tool', name: 'fail', arguments: '{"why":"because"}' } });
     // Reports show the error's text and MCP's rule (HTTP's 400 rule named a status MCP does not have).
-    expect(result.outcome).toEqual({ status: 1, text: 'isError', ok: false, label: 'isError: failed: because', rule: 'an MCP tool call without tests fails when its result is an error (isError: true)' });
+    expect(result.outcome).toEqual({ status: 1, text: 'isError', ok: false, label: 'isError: failed: because', rule: 'an MCP tool call without tests fails when its result is an error (isError: true)', noCode: true });
     expect(json(result)).toMatchObject({ isError: true, content: [{ text: 'failed: because' }] });
   });
 

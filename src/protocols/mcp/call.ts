@@ -164,8 +164,8 @@ function answer(result: CallResult, client: Client, about: { prepared: PreparedR
   return {
     // No status code of MCP's own: 0 and 1 are Ferry's (pm.response.code), so the label leaves them out and gives the error's text.
     outcome: isError
-      ? { status: 1, text: 'isError', ok: false, label: errorLabel(result), rule: 'an MCP tool call without tests fails when its result is an error (isError: true)' }
-      : { status: 0, text: 'OK', ok: true, label: 'OK' },
+      ? { status: 1, text: 'isError', ok: false, label: errorLabel(result), rule: 'an MCP tool call without tests fails when its result is an error (isError: true)', noCode: true }
+      : { status: 0, text: 'OK', ok: true, label: 'OK', noCode: true },
     headers: [],
     body,
     bodySize: body.length,

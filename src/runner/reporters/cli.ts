@@ -4,7 +4,7 @@
  */
 import pc from 'picocolors';
 import type { Reporter, RequestResult, RunEvent, RunSummary } from '../events.js';
-import { statusShown } from '../response.js';
+import { statusReason, statusShown } from '../response.js';
 import { formatBytes, formatMs } from '../../support/human-units.js';
 import { terminalLine, terminalText } from '../../support/terminal-text.js';
 import { cutText, type CapturedResponse } from '../response-capture.js';
@@ -183,5 +183,5 @@ export function streamFacts(stream: NonNullable<RequestResult['stream']>): strin
 /** Why a request failed on its status alone (no error, no failed test), or undefined. */
 export function statusFailure(r: RequestResult): string | undefined {
   if (r.passed || r.error || r.status === undefined || r.tests.some((t) => !t.passed && !t.skipped)) return undefined;
-  return `status ${statusShown(r)}: ${r.statusRule ?? 'a request without tests fails at 400 and above'}`;
+  return statusReason(r);
 }

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import type { Reporter, RequestResult, RunEvent } from '../events.js';
-import { statusShown } from '../response.js';
+import { statusReason } from '../response.js';
 import { SpoolFolder, type Spool } from '../report-spool.js';
 import { shownName } from '../../support/shown-name.js';
 
@@ -47,7 +47,9 @@ function casesFor(r: RequestResult, iterations: number): Case[] {
   const classname = r.path.replace(/\.yaml$/i, '').replace(/\//g, '.');
   const cases: Case[] = [];
   // Test case names keep `status text` (a CI's history matches cases by name); the failure message has the kind's label.
-  const statusText = r.status === undefined ? '' : `${r.status}${r.statusText ? ` ${r.statusText}` : ''}`;
+  // A number that is Ferry's and not the protocol's (MCP's 1 for isError) is left out, as every other report leaves it out.
+  const code = r.status === undefined || r.statusNoCode ? '' : String(r.status);
+  const statusText = [code, r.statusText ?? ''].filter(Boolean).join(' ');
   if (r.skipped) {
     cases.push({ name: `${r.name}${suffix}`, classname, timeMs: 0, skipped: r.skipped });
     return cases;
@@ -64,7 +66,7 @@ function casesFor(r: RequestResult, iterations: number): Case[] {
   const ownTests = r.tests.filter((t) => !t.skipped);
   if (ownTests.length === 0 && !r.error) {
     const c: Case = { name: `${r.name} - status ${statusText || 'none'}${suffix}`, classname, timeMs: r.durationMs };
-    if (!r.passed) c.failure = { message: `status ${statusShown(r)} (${r.statusRule ?? 'a request without tests fails at 400 and above'})`, type: 'StatusFailure' };
+    if (!r.passed) c.failure = { message: statusReason(r), type: 'StatusFailure' };
     cases.push(c);
   }
   return cases;
