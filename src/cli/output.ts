@@ -1,6 +1,6 @@
 /** Where commands print: injectable so tests and the app can capture output. Colour only on a terminal. */
 import pc from 'picocolors';
-import { terminalOutput } from '../support/terminal-text.js';
+import { terminalOutput, terminalText } from '../support/terminal-text.js';
 
 export interface Output {
   out(text: string): void;
@@ -89,6 +89,18 @@ export function processOutput(): Output {
         }
       : {}),
   };
+}
+
+/**
+ * `output` with control characters and bidi overrides escaped (`\x1b`, `\u202e`) wherever it goes,
+ * not only on a terminal: a log (`ferry serve > serve.log`, `| tee`, `journalctl`, `docker logs`)
+ * is read on a terminal later, where a server name's raw ESC would act. Line feeds and tabs stay;
+ * Ferry's own colour sequences stay when colour is on (as `terminalOutput` keeps them).
+ */
+export function escapedOutput(output: Output): Output {
+  const out = output.color ? terminalOutput : terminalText;
+  const err = (output.errColor ?? output.color) ? terminalOutput : terminalText;
+  return { ...output, out: (text) => output.out(out(text)), err: (text) => output.err(err(text)) };
 }
 
 export function paint(output: Output) {

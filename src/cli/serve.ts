@@ -11,7 +11,7 @@ import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
-import { paint, paintErr, type Output } from './output.js';
+import { escapedOutput, paint, paintErr, type Output } from './output.js';
 import { ServerFileBurst } from './serve-burst.js';
 import { failureLine } from './server-failure.js';
 import { stopSignal } from './stop-signal.js';
@@ -55,9 +55,9 @@ export async function serveUntil(
   ws: Workspace,
   ids: string[],
   options: ServeOptions,
-  output: Output,
+  given: Output,
   until: Promise<void>,
-  printer: LinePrinter = outputPrinter((text) => output.out(text)),
+  printer: LinePrinter = outputPrinter((text) => given.out(text)),
   /** Standard output is a terminal: past a few hundred requests a second, one summary line a second. */
   terminal = false,
 ): Promise<number> {
@@ -73,6 +73,9 @@ export async function serveUntil(
   if (ids.length > 0 && ids.every((id) => !hasServer(ws, serverIdOf(id)))) {
     throw new CliError([...new Set(ids.map(serverIdOf))].map((id) => unknownServerMessage(ws, id)).join('\nferry: '));
   }
+  // Names (a server's, a file's) come from the workspace: escaped into a pipe or a file too, as the
+  // traffic lines are (a log is read on a terminal later). --json is written as JSON writes it.
+  const output = options.json === true ? given : escapedOutput(given);
   const c = paint(output);
   // Lines on stderr are coloured as stderr is: `ferry serve 2>serve.log` on a terminal gets no codes in the file.
   const e = paintErr(output);

@@ -52,7 +52,8 @@ function lineStart(record: TrafficRecord): Uint8Array {
   if (ms !== startTime || record.server !== startServer) {
     startTime = ms;
     startServer = record.server;
-    startBytes = Buffer.from(`${clock(ms)} ${record.server} `, 'utf8');
+    // The server's id is a file name, which may hold an ESC or U+202E: shown as the summary is.
+    startBytes = Buffer.from(`${clock(ms)} ${printable(record.server)} `, 'utf8');
   }
   return startBytes;
 }

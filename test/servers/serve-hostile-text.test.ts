@@ -1,7 +1,7 @@
 /**
  * `ferry serve` into a pipe (`ferry serve | tee serve.log` shows it on a terminal): what a client
  * sends is previewed in the traffic line, and no control character or bidi override it chose
- * reaches the output raw.
+ * reaches the output raw; nor does one in a server's name or file name, as the terminal shows them.
  */
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -35,5 +35,44 @@ describe('ferry serve: a client\'s text in the traffic line', () => {
     // Only printable text: no C0 (tabs and line feeds aside), DEL, C1 or bidi control.
     // eslint-disable-next-line no-control-regex
     expect(serve.output.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
+
+  it("a server's name and file name holding ESC sequences, a C1 control and bidi overrides are escaped into a pipe as on a terminal; --json keeps the text", { timeout: 60_000 }, async () => {
+    const dataDir = await isolatedDataDir();
+    const id = 'chat\x1b]0;PWNED\x07\u202eX';
+    const name = 'Chat \x1b[2J\u009b \u202eevil\u2066';
+    const root = await makeWorkspace({ servers: { [id]: { name, kind: 'websocket', websocket: { mode: 'echo' } } } });
+    const serve = ferryProcess(['-w', root, 'serve', '--no-watch'], { FERRY_DATA_DIR: dataDir });
+    try {
+      await eventually(async () => /ws:\/\/127\.0\.0\.1:\d+/.test(serve.output.stdout), 30_000);
+      const url = /ws:\/\/127\.0\.0\.1:\d+/.exec(serve.output.stdout)![0];
+      const client = new WebSocket(`${url}/`);
+      await new Promise((resolve, reject) => (client.once('open', resolve), client.once('error', reject)));
+      client.send('hello');
+      await new Promise((resolve) => client.once('message', resolve));
+      client.close();
+      await eventually(async () => serve.output.stdout.includes('(echoed)'), 10_000);
+    } finally {
+      serve.child.kill('SIGINT');
+      await serve.done;
+    }
+    const { stdout, stderr } = serve.output;
+    // The listing, as a terminal shows it (escapes); the traffic line, as it shows what clients send (symbols).
+    expect(stdout).toContain('  Chat \\x1b[2J\\u009b \\u202eevil\\u2066  ws://127.0.0.1:');
+    expect(stdout).toContain('websocket · servers/chat\\x1b]0;PWNED\\x07\\u202eX.yaml\n');
+    expect(stdout).toMatch(/\n\d\d:\d\d:\d\d\.\d{3} chat␛]0;PWNED␇\ufffdX ← [^\n]*"hello"/);
+    // eslint-disable-next-line no-control-regex
+    for (const text of [stdout, stderr]) expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+
+    // --json: JSON lines carry the text as it is (JSON escapes the C0 controls).
+    const json = ferryProcess(['-w', root, 'serve', '--no-watch', '--json'], { FERRY_DATA_DIR: dataDir });
+    try {
+      await eventually(async () => json.output.stdout.includes('"type":"server"'), 30_000);
+    } finally {
+      json.child.kill('SIGINT');
+      await json.done;
+    }
+    const server = json.output.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; id?: string; name?: string }).find((l) => l.type === 'server');
+    expect(server).toMatchObject({ id, name });
   });
 });
