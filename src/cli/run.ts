@@ -33,6 +33,7 @@ import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT, onCtrlC } from './exit-codes.js';
 import { MAX_TIMER_MS } from '../model/constants.js';
 import { failureLine, noAutoStartServer } from './server-failure.js';
+import { escapedOutput } from './output.js';
 import { examples } from './examples.js';
 import { preferQuickStart } from '../scripts/host/quick-start.js';
 import { startCompilingQuickJS } from '../scripts/host/wasm-module.js';
@@ -437,15 +438,18 @@ async function startAutoServers(
     if (error instanceof ServerError) throw new CliError(error.message);
     throw error;
   }
-  for (const failure of handle.failures) ctx.output.err(failureLine(failure));
+  // Server ids and messages name files a hand edit may give an ESC or U+202E: escaped into a pipe
+  // or a CI log too, as `ferry serve` prints them (docs/servers.md, the traffic log).
+  const err = escapedOutput(ctx.output).err;
+  for (const failure of handle.failures) err(failureLine(failure));
   for (const server of handle.servers) {
-    ctx.output.err(`Started server ${server.id} at ${server.clientUrl}`);
+    err(`Started server ${server.id} at ${server.clientUrl}`);
     const exposed = handle.exposed.find((notice) => notice.server === server.id);
-    if (exposed) ctx.output.err(`ferry: ${exposed.message}`);
+    if (exposed) err(`ferry: ${exposed.message}`);
     const fields = handle.unknownFields.find((notice) => notice.server === server.id);
-    if (fields) ctx.output.err(`ferry: ${fields.message}`);
+    if (fields) err(`ferry: ${fields.message}`);
   }
-  if (handle.servers.length === 0 && handle.failures.length === 0) ctx.output.err(noAutoStartServer(ws));
+  if (handle.servers.length === 0 && handle.failures.length === 0) err(noAutoStartServer(ws));
   return handle;
 }
 

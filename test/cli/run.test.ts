@@ -528,6 +528,16 @@ describe('ferry run --start-servers', () => {
     const after = await ferry(['-w', ws.root, 'run', 'mock', '-r', 'json']);
     expect(JSON.parse(after.stdout).results[0].error).toMatch(/connection refused/);
   });
+
+  it('a server file name holding an ESC sequence or U+202E is written escaped on stderr, as ferry serve writes it into a pipe', async () => {
+    const ws = await workspace();
+    const port = await closedPort();
+    await ws.write('servers/mock\x1b]0;PWNED\x07\u202eX.yaml', { name: 'Mock', port, autoStart: true, http: { routes: [{ path: '/ok', body: 'mocked' }] } });
+    await ws.write('requests/mock.yaml', { name: 'mock', url: `http://127.0.0.1:${port}/ok` });
+    const result = await ferry(['-w', ws.root, 'run', 'mock', '--start-servers', '-r', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^Started server mock\\x1b\]0;PWNED\\x07\\u202eX at http:\/\/127\.0\.0\.1:\d+\n$/);
+  });
 });
 
 describe('ferry config', () => {
