@@ -17,6 +17,7 @@ import { failureLine } from './server-failure.js';
 import { stopSignal } from './stop-signal.js';
 import { TERMINAL_LINES_PER_SECOND, TrafficPrinter } from './traffic-printer.js';
 import { examples } from './examples.js';
+import { terminalLine } from '../support/terminal-text.js';
 
 interface ServeOptions {
   env?: string;
@@ -167,8 +168,10 @@ function printStarted(handle: ServersHandle, output: Output, json: boolean, envi
     return;
   }
   const c = paint(output);
-  const width = Math.max(...handle.servers.map((s) => s.name.length));
-  const lines = handle.servers.map((s) => `  ${c.bold(s.name.padEnd(width))}  ${c.cyan(s.clientUrl)}  ${c.dim(`${s.kind} · servers/${s.id}.yaml`)}`);
+  // One-line labels, escaped before they are padded (a line feed as `\n`), so the columns line up.
+  const names = handle.servers.map((s) => terminalLine(s.name));
+  const width = Math.max(...names.map((name) => name.length));
+  const lines = handle.servers.map((s, i) => `  ${c.bold(names[i]!.padEnd(width))}  ${c.cyan(s.clientUrl)}  ${c.dim(`${s.kind} · servers/${terminalLine(s.id)}.yaml`)}`);
   const env = environment ? ` with environment ${environment}` : '';
   output.out([`Serving${env} (Ctrl-C stops):`, ...lines].join('\n'));
 }

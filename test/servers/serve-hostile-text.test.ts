@@ -40,12 +40,12 @@ describe('ferry serve: a client\'s text in the traffic line', () => {
   it("a server's name and file name holding ESC sequences, a C1 control and bidi overrides are escaped into a pipe as on a terminal; --json keeps the text", { timeout: 60_000 }, async () => {
     const dataDir = await isolatedDataDir();
     const id = 'chat\x1b]0;PWNED\x07\u202eX';
-    const name = 'Chat \x1b[2J\u009b \u202eevil\u2066';
-    const root = await makeWorkspace({ servers: { [id]: { name, kind: 'websocket', websocket: { mode: 'echo' } } } });
+    const name = 'Chat \x1b[2J\u009b \u202eevil\u2066\nFAKE';
+    const root = await makeWorkspace({ servers: { [id]: { name, kind: 'websocket', websocket: { mode: 'echo' } }, plain: { name: 'Plain', kind: 'websocket', websocket: { mode: 'echo' } } } });
     const serve = ferryProcess(['-w', root, 'serve', '--no-watch'], { FERRY_DATA_DIR: dataDir });
     try {
       await eventually(async () => /ws:\/\/127\.0\.0\.1:\d+/.test(serve.output.stdout), 30_000);
-      const url = /ws:\/\/127\.0\.0\.1:\d+/.exec(serve.output.stdout)![0];
+      const url = /Chat[^\n]* (ws:\/\/127\.0\.0\.1:\d+)/.exec(serve.output.stdout)![1];
       const client = new WebSocket(`${url}/`);
       await new Promise((resolve, reject) => (client.once('open', resolve), client.once('error', reject)));
       client.send('hello');
@@ -58,7 +58,11 @@ describe('ferry serve: a client\'s text in the traffic line', () => {
     }
     const { stdout, stderr } = serve.output;
     // The listing, as a terminal shows it (escapes); the traffic line, as it shows what clients send (symbols).
-    expect(stdout).toContain('  Chat \\x1b[2J\\u009b \\u202eevil\\u2066  ws://127.0.0.1:');
+    // One line per server, the names escaped before they are padded, so the URLs line up.
+    const listed = stdout.split('\n').filter((l) => l.includes('ws://127.0.0.1:'));
+    expect(listed).toHaveLength(2);
+    expect(listed.find((l) => l.includes('Chat'))).toMatch(/^ {2}Chat \\x1b\[2J\\u009b \\u202eevil\\u2066\\nFAKE {2}ws:/);
+    expect(listed[1]!.indexOf('ws://')).toBe(listed[0]!.indexOf('ws://'));
     expect(stdout).toContain('websocket · servers/chat\\x1b]0;PWNED\\x07\\u202eX.yaml\n');
     expect(stdout).toMatch(/\n\d\d:\d\d:\d\d\.\d{3} chat␛]0;PWNED␇\ufffdX ← [^\n]*"hello"/);
     // eslint-disable-next-line no-control-regex
