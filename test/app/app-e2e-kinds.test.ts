@@ -201,6 +201,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     expect(JSON.parse(mcp.arguments)).toEqual({ a: 2, b: 3 });
     await page.getByTitle('Send (Ctrl+Enter)').click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('OK');
+    // Screen readers hear it as the badge reads: OK, not Ferry's own 0 before it.
+    await expect.poll(() => page.locator('p.sr-only[role="status"]').textContent()).toMatch(/^Response: OK, \d+ ms/);
     await page.getByLabel('Response').getByRole('tab', { name: 'Body' }).click();
     expect(await page.getByTestId('response-body').textContent()).toMatch(/"sum":\s*5/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-mcp-form.png') });

@@ -41,7 +41,8 @@ function spoken(answer: SendResponse | null, sending: boolean, error: string | n
   const { result } = answer;
   const failed = result.tests.filter((t) => !t.passed && !t.skipped).length;
   return [
-    `Response: ${result.status !== undefined ? `${result.status} ${result.statusText ?? ''}`.trim() + ', ' : ''}${result.durationMs} ms`,
+    // As the status badge reads (an MCP error result is `isError`, not Ferry's 1).
+    `Response: ${result.status !== undefined ? `${statusShown(result)}, ` : ''}${result.durationMs} ms`,
     result.size !== undefined ? `, ${humanSize(result.size)}` : '',
     result.tests.length ? `; ${result.tests.length - failed} of ${result.tests.length} tests passed` : '',
     result.error ? `; ${result.error}` : '',
