@@ -2,7 +2,8 @@
  * `ferry app` in Chromium: the response viewer's Pretty view highlighted by the answer's
  * Content-Type (JSON, XML, HTML, JavaScript, CSS; text/plain plain) with the modes code-modes.ts
  * loads when first shown, read-only, selectable and searchable; a body over 1 MB shown whole as
- * plain text. Answers from a real HTTP server on 127.0.0.1.
+ * plain text; `{{name}}` in an answer or in Copy as code's snippet not marked as a variable (the
+ * body editor still marks it). Answers from a real HTTP server on 127.0.0.1.
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -32,6 +33,8 @@ const ANSWERS: Record<string, [string, string]> = {
   '/large': ['application/json', LARGE],
   // Minified: 500 KB on one line, about 60,000 tokens.
   '/min.js': ['application/javascript', `${'var a=1,b="x";f(a,b);'.repeat(23_000)}end();`],
+  // A server's text holding braces: nothing fills them in.
+  '/template': ['application/json', '{"greeting":"hello {{user}}","raw":"{{user}}"}'],
 };
 
 describe.skipIf(missing !== undefined)('ferry app in Chromium: the response viewer highlights the body by its type', () => {
@@ -43,7 +46,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
   /** The page's script chunks fetched so far. */
   const chunks: string[] = [];
   const fetched = (name: string) => chunks.some((c) => c.startsWith(`${name}-`));
-  const names: Record<string, string> = { '/user': 'User', '/feed': 'Feed', '/page': 'Page', '/app.js': 'Script', '/site.css': 'Style', '/note': 'Note', '/json-as-text': 'JSON as text', '/large': 'Large', '/min.js': 'Minified' };
+  const names: Record<string, string> = { '/user': 'User', '/feed': 'Feed', '/page': 'Page', '/app.js': 'Script', '/site.css': 'Style', '/note': 'Note', '/json-as-text': 'JSON as text', '/large': 'Large', '/min.js': 'Minified', '/template': 'Template' };
 
   const send = async (name: string) => {
     await page.getByRole('treeitem', { name: new RegExp(`${name}$`) }).click();
@@ -65,7 +68,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
       if (answer) res.writeHead(200, { 'content-type': answer[0] }).end(answer[1]);
       else res.writeHead(404).end();
     }), 'http');
-    ws = await makeWorkspace(Object.fromEntries(Object.entries(names).map(([at, name], i) => [`requests/${name}.yaml`, { name, seq: i + 1, url: `${site.url}${at}` }])));
+    ws = await makeWorkspace(Object.fromEntries(Object.entries(names).map(([at, name], i) => [`requests/${name}.yaml`, {
+      name, seq: i + 1, url: `${site.url}${at}`,
+      // A body that is a template: `{{user}}` filled in when sent (left as written: no such variable).
+      ...(name === 'Template' ? { method: 'POST', body: { type: 'json', text: '{"who": "{{user}}"}' } } : {}),
+    }])));
     ({ app, browser, page } = await openAppPage(ws, { goto: false, stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] } }));
     page.on('request', (r) => {
       const chunk = /\/assets\/([^/]+\.js)$/.exec(r.url())?.[1];
@@ -212,6 +219,30 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
     const box = await shown.locator('.cm-scroller').evaluate((el) => ({ scrolls: el.scrollHeight > el.clientHeight, height: el.getBoundingClientRect().height, window: window.innerHeight }));
     expect(box.scrolls).toBe(true);
     expect(box.height).toBeLessThanOrEqual(box.window * 0.6 + 1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
+
+  it('{{user}} in an answer is not marked as a variable (nothing fills it in), nor in Copy as code; the body editor, a template, marks it', async () => {
+    await send('Template');
+    await expect.poll(() => token('"hello {{user}}"').count()).toBe(1);
+    expect((await lines()).join('\n')).toBe('{\n  "greeting": "hello {{user}}",\n  "raw": "{{user}}"\n}');
+    // Highlighted as JSON (the string's colour), with no variable mark inside it.
+    const [own, line] = await colours('"hello {{user}}"');
+    expect(own).not.toBe(line);
+    expect(await code().locator('.cm-variable').count()).toBe(0);
+    expect(await code().locator('.cm-line span').count()).toBeGreaterThan(2);
+
+    // The request's body is a template: its editor marks {{user}}.
+    await page.getByRole('tablist', { name: 'Parts of the request' }).getByRole('tab', { name: /^Body/ }).click();
+    await expect.poll(() => page.locator('.code-editor[data-label="Body"] .cm-variable').allTextContents()).toEqual(['{{user}}']);
+
+    // Copy as code: the undefined {{user}} stays in the snippet as written, as code that another program runs, unmarked.
+    await page.getByRole('button', { name: 'Copy as code' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Copy as code' });
+    await expect.poll(() => dialog.getByTestId('code').locator('.cm-content').innerText()).toContain('{{user}}');
+    await expect.poll(() => dialog.getByTestId('code').locator('.cm-line span').count()).toBeGreaterThan(0);
+    expect(await dialog.locator('.cm-variable').count()).toBe(0);
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
   });

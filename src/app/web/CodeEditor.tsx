@@ -9,7 +9,7 @@ import { javascript } from '@codemirror/lang-javascript';
 import { json } from '@codemirror/lang-json';
 import { Compartment, EditorState, type Extension } from '@codemirror/state';
 import { codeMode } from './code-modes.js';
-import { useCodeMirror } from './editor-look.js';
+import { useCodeMirror, variables } from './editor-look.js';
 import type { GraphQLSchema } from 'graphql';
 import { useEffect, useRef } from 'react';
 
@@ -74,6 +74,8 @@ export function CodeEditor({ value, onChange, language = 'text', graphqlSchema, 
   names.current = variableNames;
 
   const view = useCodeMirror(host, value, label, changed, () => [
+    // Bodies are filled in when sent; in scripts, text they put in the request is (and replaceIn fills its text).
+    variables,
     autocompletion({ override: [variableCompletion(() => names.current), (context) => (languageNow.current === 'graphql' ? graphqlCompletion(context) : null)] }),
     languageSlot.current.of(languageExtension(language, graphql.current, graphqlSchema)),
     EditorState.readOnly.of(readOnly),

@@ -3,6 +3,8 @@
  * app's CodeMirror set-up (editor-look.ts), read-only, with the language's mode (code-modes.ts)
  * put in when it has loaded. Read-only, not non-editable: the code keeps a cursor, so it can be
  * focused, selected, searched (Ctrl+F, as in the editors) and scrolled with the keyboard.
+ * `{{name}}` is not marked as a variable: nothing here is filled in (a response body is what the
+ * server sent; the snippet is run by another program), so the editors' mark would mislead.
  */
 import { searchPanelOpen } from '@codemirror/search';
 import { Compartment, EditorState, Prec, type Extension } from '@codemirror/state';

@@ -1,7 +1,7 @@
 /** CodeMirror 6 for a YAML section (the server editor): `{{variable}}` marked, and a refused save's problem shown at its line. */
 import { yaml } from '@codemirror/lang-yaml';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
-import { useCodeMirror } from './editor-look.js';
+import { useCodeMirror, variables } from './editor-look.js';
 import { useEffect, useRef } from 'react';
 
 /** Where the last refused save found its problem: 1-based line and column of the editor's text. */
@@ -15,7 +15,7 @@ export function YamlEditor({ value, onChange, label, problem, minHeight = 220 }:
   const host = useRef<HTMLDivElement>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
-  const view = useCodeMirror(host, value, label, changed, () => [yaml(), lintGutter()]);
+  const view = useCodeMirror(host, value, label, changed, () => [yaml(), lintGutter(), variables /* a server's answers are templates (spec 8.2) */]);
 
   // The problem as a diagnostic on its line (from the column to the line's end), and the cursor put there.
   useEffect(() => {

@@ -1,4 +1,8 @@
-/** What every CodeMirror editor of the app shares: `{{variable}}` marked, the app's colours and font, its label and edits, its value kept in sync. */
+/**
+ * What every CodeMirror view of the app shares: the app's colours and font, its label and edits,
+ * its value kept in sync; and the `{{variable}}` mark, which only the editors of templates put in
+ * (CodeEditor, YamlEditor): a response body or Copy as code's snippet is not substituted.
+ */
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { EditorState, Prec, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, keymap, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
@@ -8,7 +12,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 
 const variableMark = new MatchDecorator({ regexp: /\{\{[^{}]*\}\}/g, decoration: Decoration.mark({ class: 'cm-variable' }) });
 
-/** Marks `{{name}}` placeholders (class `cm-variable`). */
+/** Marks `{{name}}` placeholders (class `cm-variable`): for editors whose text Ferry fills in, not for code shown read-only. */
 export const variables = ViewPlugin.fromClass(
   class {
     decorations: DecorationSet;
@@ -70,15 +74,15 @@ export function labelledEditing(label: string, changed: { current: (text: string
 
 /**
  * Makes the editor in `host` once, with what every editor shares (CodeMirror's basic set-up, the
- * app's look, `{{variables}}` marked, the label and edits handed to `changed.current`) and its
- * own `extensions`; a `value` changed from outside is put in. Returns the editor.
+ * app's look, the label and edits handed to `changed.current`) and its own `extensions` (an
+ * editor of templates adds `variables`); a `value` changed from outside is put in. Returns the editor.
  */
 export function useCodeMirror(host: RefObject<HTMLDivElement | null>, value: string, label: string, changed: { current: (text: string) => void }, extensions: () => Extension[]): { readonly current: EditorView | undefined } {
   const view = useRef<EditorView | undefined>(undefined);
   useEffect(() => {
     const editor = new EditorView({
       parent: host.current!,
-      state: EditorState.create({ doc: value, extensions: [basicSetup, theme, highlighting, variables, ...extensions(), ...labelledEditing(label, changed)] }),
+      state: EditorState.create({ doc: value, extensions: [basicSetup, theme, highlighting, ...extensions(), ...labelledEditing(label, changed)] }),
     });
     view.current = editor;
     return () => editor.destroy();
