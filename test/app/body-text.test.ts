@@ -1,6 +1,6 @@
 /** The response viewer's text: charsets, bytes that are not text, JSON indented as sent. */
 import { describe, expect, it } from 'vitest';
-import { bodyLanguage, bodyText, charsetOf, declaresText, indentJson, pretty } from '../../src/app/web/body-text.js';
+import { bodyLanguage, bodyText, charsetOf, declaresText, indentJson, pretty, prettyView } from '../../src/app/web/body-text.js';
 
 describe('body text', () => {
   it('picks the language a Pretty body is highlighted in by its Content-Type; other text stays plain', () => {
@@ -26,9 +26,27 @@ describe('body text', () => {
     ];
     for (const [type, language] of cases) expect(bodyLanguage(type), type).toBe(language);
     // Text the viewer indented as JSON is highlighted as JSON; under an HTML type it stays HTML.
-    expect(bodyLanguage('text/plain', true)).toBe('json');
-    expect(bodyLanguage('', true)).toBe('json');
-    expect(bodyLanguage('text/html', true)).toBe('html');
+    expect(bodyLanguage('text/plain', 'json')).toBe('json');
+    expect(bodyLanguage('', 'json')).toBe('json');
+    expect(bodyLanguage('text/html', 'json')).toBe('html');
+  });
+
+  it('the Pretty view of a text without a type (a stream message): JSON and XML that parse are indented and highlighted, other text is shown as it is', () => {
+    expect(prettyView('{"a":[1,{"b":"x"}],"n":9007199254740993}', '', true)).toEqual({ text: '{\n  "a": [\n    1,\n    {\n      "b": "x"\n    }\n  ],\n  "n": 9007199254740993\n}', language: 'json' });
+    // Already indented: JSON still (the response viewer highlighted only what its indenting changed).
+    expect(prettyView('{\n  "a": 1\n}', '', true)).toEqual({ text: '{\n  "a": 1\n}', language: 'json' });
+    expect(prettyView('[INFO] {not json', '', true)).toEqual({ text: '[INFO] {not json' });
+    expect(prettyView('{"a": 1', '', true)).toEqual({ text: '{"a": 1' });
+    expect(prettyView('<?xml version="1.0"?><a x="1"><b>hi</b></a>', '', true)).toEqual({ text: '<?xml version="1.0"?>\n<a x="1">\n  <b>hi</b>\n</a>', language: 'xml' });
+    expect(prettyView('<?xml version="1.0"?><a><b></a>', '', true)).toEqual({ text: '<?xml version="1.0"?><a><b></a>' });
+    // As a body without a type: markup is XML by its declaration only (a log line starting with `<` is none).
+    expect(prettyView('<a>hi</a>', '', true)).toEqual({ text: '<a>hi</a>' });
+    expect(prettyView('hello {{user}}', '', true)).toEqual({ text: 'hello {{user}}' });
+    // A body: its type first; text/plain read whole as XML is XML; JSON cut short under text/plain stays as it is.
+    expect(prettyView('<?xml version="1.0"?><a/>', 'text/plain', true).language).toBe('xml');
+    expect(prettyView('{"a":1,"b":', 'text/plain', false)).toEqual({ text: '{"a":1,"b":' });
+    expect(prettyView('{"a":1,"b":', 'application/json', false)).toEqual({ text: '{\n  "a": 1,\n  "b": ', language: 'json' });
+    expect(prettyView('not json', 'application/json', true)).toEqual({ text: 'not json', language: 'json' });
   });
 
   it('indents JSON as JSON.stringify(…, null, 2) lays it out', () => {

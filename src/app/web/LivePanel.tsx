@@ -1,13 +1,14 @@
 /**
  * A request of a streaming kind kept open (issue 26): connect / disconnect, the composer (format
  * and text; the kind's own fields such as event and ack, or topic, QoS and retain; its live
- * operations such as subscribe), the message list (both ways, time, size, search, pretty JSON,
- * binary as hex) and "Save as draft". What the composer offers comes from the server's kind table
+ * operations such as subscribe), the message list (both ways, time, size, search, pretty JSON and
+ * XML highlighted (MessageText.tsx), binary as hex) and "Save as draft". What the composer offers comes from the server's kind table
  * (`/api/connections/kinds`): no kind is named here.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ComposerField, ConnectionEnd, ConnectionView, LiveEvent, LiveKindView, OutgoingMessage, RequestFile, StreamMessage } from '../shared/api.js';
 import { api } from './api.js';
+import { MessageText } from './MessageText.js';
 import { humanSize } from './ResponseViewer.js';
 import { BASE64_RULE, compactBase64 } from '../../support/base64-text.js';
 
@@ -70,14 +71,24 @@ function hexOf(data: Uint8Array): string {
   return [...data.subarray(0, 4096)].map((b) => b.toString(16).padStart(2, '0')).join(' ') + (data.length > 4096 ? ' …' : '');
 }
 
-function prettyText(text: string): string {
-  if (!/^\s*[[{]/.test(text)) return text;
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
+/**
+ * One message of the list; drawn again only when it or Pretty changes (not for each batch that
+ * arrives nor each key typed in the composer: a thousand messages are kept).
+ */
+const MessageRow = memo(function MessageRow({ message: m, pretty }: { message: StreamMessage; pretty: boolean }) {
+  const data = useMemo(() => bytesOf(m), [m]);
+  return (
+    <li className={m.direction}>
+      <span className="dir" title={m.direction}>{m.direction === 'sent' ? '↑' : '↓'}</span>
+      <span className="muted time">{(m.timeMs / 1000).toFixed(3)} s</span>
+      <span className="muted size">{humanSize(data.length)}</span>
+      {m.event && <b className="event">{m.event}</b>}
+      {m.topic && <span className="topic">{m.topic}{m.qos !== undefined ? ` · QoS ${m.qos}` : ''}{m.retain ? ' · retained' : ''}</span>}
+      {m.properties && <span className="muted properties" title="MQTT 5 properties">{JSON.stringify(m.properties)}</span>}
+      {m.binary ? <pre className="text">{hexOf(data)}</pre> : <MessageText text={m.text} bytes={data.length} pretty={pretty} />}
+    </li>
+  );
+});
 
 /** Whether this request connects: its kind has a composer, and (HTTP) its body is a GraphQL subscription. */
 function connects(spec: LiveKindView | undefined, request: RequestFile): spec is LiveKindView {
@@ -123,7 +134,6 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
   const [kinds, setKinds] = useState<Record<string, LiveKindView> | null>(null);
   const [connection, setConnection] = useState<ConnectionView | null>(null);
   const [log, setLog] = useState<Placed[]>([]);
-  const messages = useMemo(() => log.map((p) => p.message), [log]);
   const [skipped, setSkipped] = useState(0);
   const [ended, setEnded] = useState<ConnectionEnd | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -192,9 +202,9 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
 
   const shown = useMemo(() => {
     const needle = search.trim().toLowerCase();
-    if (!needle) return messages;
-    return messages.filter((m) => m.text.toLowerCase().includes(needle) || (m.event ?? '').toLowerCase().includes(needle) || (m.topic ?? '').toLowerCase().includes(needle));
-  }, [messages, search]);
+    if (!needle) return log;
+    return log.filter(({ message: m }) => m.text.toLowerCase().includes(needle) || (m.event ?? '').toLowerCase().includes(needle) || (m.topic ?? '').toLowerCase().includes(needle));
+  }, [log, search]);
 
   if (!live || !spec || !composer) return null;
   const open = connection !== null && ended === null;
@@ -308,7 +318,7 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
         </span>
         <span className="spacer" />
         <input aria-label="Search messages" placeholder="Search messages" value={search} onChange={(e) => setSearch(e.target.value)} />
-        <label><input type="checkbox" checked={pretty} onChange={(e) => setPretty(e.target.checked)} /> Pretty JSON</label>
+        <label title="JSON and XML messages indented and highlighted, as the response's Pretty view; off: as received"><input type="checkbox" checked={pretty} onChange={(e) => setPretty(e.target.checked)} /> Pretty</label>
       </div>
       {error && <div className="live-error" role="alert">{error}</div>}
       {(spec.formats.length > 0 || spec.operations.length > 0) && (
@@ -364,23 +374,11 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
         </div>
       )}
       <div className="live-count muted">
-        {messages.length} message{messages.length === 1 ? '' : 's'}{skipped > 0 ? ` (${skipped} more not shown)` : ''}{search ? `, ${shown.length} matching` : ''}
+        {log.length} message{log.length === 1 ? '' : 's'}{skipped > 0 ? ` (${skipped} more not shown)` : ''}{search ? `, ${shown.length} matching` : ''}
       </div>
       <ol className="live-messages" aria-label="Messages">
-        {shown.map((m, i) => {
-          const data = bytesOf(m);
-          return (
-            <li key={i} className={m.direction}>
-              <span className="dir" title={m.direction}>{m.direction === 'sent' ? '↑' : '↓'}</span>
-              <span className="muted time">{(m.timeMs / 1000).toFixed(3)} s</span>
-              <span className="muted size">{humanSize(data.length)}</span>
-              {m.event && <b className="event">{m.event}</b>}
-              {m.topic && <span className="topic">{m.topic}{m.qos !== undefined ? ` · QoS ${m.qos}` : ''}{m.retain ? ' · retained' : ''}</span>}
-              {m.properties && <span className="muted properties" title="MQTT 5 properties">{JSON.stringify(m.properties)}</span>}
-              <pre className="text">{m.binary ? hexOf(data) : pretty ? prettyText(m.text) : m.text}</pre>
-            </li>
-          );
-        })}
+        {/* Keyed by place: a message keeps its row (and its highlighting) as newer ones come and older ones go. */}
+        {shown.map((p) => <MessageRow key={p.pos} message={p.message} pretty={pretty} />)}
       </ol>
     </section>
   );

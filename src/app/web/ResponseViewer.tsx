@@ -1,9 +1,10 @@
 /** The answer: status, time, size; body pretty, raw or hex; headers; tests; console; timings. */
-import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import type { SendResponse, StreamMessage } from '../shared/api.js';
 import { statusShown } from '../../runner/response.js';
 import { bytesOf } from './api.js';
-import { bodyLanguage, bodyText, declaresText, looksLikeJson, pretty } from './body-text.js';
+import { bodyText, declaresText, HIGHLIGHT_BYTES, pretty, prettyView } from './body-text.js';
+import { MessageText } from './MessageText.js';
 import { RecordsTable } from './RecordsTable.js';
 import { TabList, tabPanel } from './TabList.js';
 
@@ -12,12 +13,6 @@ type Tab = (typeof TABS)[number];
 type Mode = 'pretty' | 'raw' | 'hex' | 'preview';
 /** Shown as text at most until Show all is asked for; the rest is there to save, not to render (a 100 MB body must not freeze the page). */
 const SHOWN_BYTES = 512 * 1024;
-/**
- * A body is highlighted up to this many bytes shown (its first 512 KB always): past it the Pretty
- * view is plain text drawn in blocks (BodyText), so Show all on a 20 MB JSON answer does not
- * freeze the page with millions of tokens.
- */
-const HIGHLIGHT_BYTES = 1024 * 1024;
 // CodeMirror and the modes load with the first highlighted body, not with the page (as LazyCodeEditor.tsx).
 const CodeView = lazy(() => import('./CodeView.js'));
 /** Shown as hex at most (each byte takes four characters there), Show all or not. */
@@ -134,15 +129,22 @@ function setCookies(headers: [string, string][]): Array<{ name: string; value: s
   });
 }
 
-/** Stream messages (SSE events) in order: time since the stream opened, event name, data. */
+/** One event, drawn again only when it changes (not for each event that comes while the stream is read). */
+const EventRow = memo(function EventRow({ message: m }: { message: StreamMessage }) {
+  const bytes = useMemo(() => (m.binary ? 0 : new TextEncoder().encode(m.text).length), [m]);
+  return (
+    <li className={m.direction}>
+      <span className="muted">{m.timeMs.toFixed(0)} ms</span> {m.event && <b>{m.event}</b>}{' '}
+      {m.binary ? <code>(binary, {m.text.length} base64 characters)</code> : <MessageText text={m.text} bytes={bytes} pretty />}
+    </li>
+  );
+});
+
+/** Stream messages (SSE events) in order: time since the stream opened, event name, data (JSON and XML pretty, as the live panel's). */
 function MessageList({ messages }: { messages: StreamMessage[] }) {
   return (
     <ol className="messages" aria-label="Events">
-      {messages.map((m, i) => (
-        <li key={i} className={m.direction}>
-          <span className="muted">{m.timeMs.toFixed(0)} ms</span> {m.event && <b>{m.event}</b>} <code>{m.binary ? `(binary, ${m.text.length} base64 characters)` : m.text}</code>
-        </li>
-      ))}
+      {messages.map((m, i) => <EventRow key={i} message={m} />)}
     </ol>
   );
 }
@@ -164,9 +166,10 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
   const bodySize = answer?.response?.bodySize ?? 0;
   const shownBytes = all ? data.length : Math.min(data.length, SHOWN_BYTES);
   // Indenting half a megabyte of XML takes a moment: once per answer, not once per render.
-  const prettyText = useMemo(() => pretty(text, contentType, shownBytes >= bodySize), [text, contentType, shownBytes, bodySize]);
-  // By its type (JSON under text/plain when it was indented as JSON); none past HIGHLIGHT_BYTES.
-  const language = shownBytes <= HIGHLIGHT_BYTES ? bodyLanguage(contentType, prettyText !== text && looksLikeJson(text, contentType)) : undefined;
+  const prettied = useMemo(() => prettyView(text, contentType, shownBytes >= bodySize), [text, contentType, shownBytes, bodySize]);
+  const prettyText = prettied.text;
+  // By its type (JSON or XML under text/plain when it parsed as that); none past HIGHLIGHT_BYTES (the Pretty view is then plain text drawn in blocks).
+  const language = shownBytes <= HIGHLIGHT_BYTES ? prettied.language : undefined;
   /** The whole body: what the page holds when it was given all of it, else fetched from the app (which keeps the last sends' bodies). */
   const wholeBody = async (): Promise<Uint8Array> => {
     if (all) return all.data;

@@ -13,11 +13,42 @@ import { indentMarkup, looksLikeHtml, looksLikeXml, prettyXml } from './pretty-x
  * and HTML are indented tag by tag (pretty-xml.ts).
  */
 export function pretty(text: string, contentType: string, complete: boolean): string {
-  if (looksLikeJson(text, contentType)) return complete || /[/+]json\b/i.test(contentType) ? indentJson(text, complete) : text;
+  return indented(text, contentType, complete).text;
+}
+
+/** `pretty`, and what the text was read as: JSON or XML that parsed whole, whatever the type says. */
+function indented(text: string, contentType: string, complete: boolean): { text: string; read?: 'json' | 'xml' } {
+  if (looksLikeJson(text, contentType)) {
+    if (!complete) return { text: /[/+]json\b/i.test(contentType) ? indentJson(text, false) : text };
+    const json = checkedJson(text);
+    return json === undefined ? { text } : { text: json, read: 'json' };
+  }
   // XML read whole is checked and indented by the parser; cut short, or HTML, from its characters.
-  if (looksLikeXml(text, contentType)) return complete ? (prettyXml(text) ?? text) : indentMarkup(text, false);
-  if (looksLikeHtml(text, contentType)) return indentMarkup(text, true);
-  return text;
+  if (looksLikeXml(text, contentType)) {
+    if (!complete) return { text: indentMarkup(text, false) };
+    const xml = prettyXml(text);
+    return xml === undefined ? { text } : { text: xml, read: 'xml' };
+  }
+  if (looksLikeHtml(text, contentType)) return { text: indentMarkup(text, true) };
+  return { text };
+}
+
+/**
+ * A Pretty body is highlighted up to this many bytes (the response viewer's first 512 KB always;
+ * a stream message of at most this size): past it the text is shown plain, so a 20 MB JSON answer
+ * does not freeze the page with millions of tokens.
+ */
+export const HIGHLIGHT_BYTES = 1024 * 1024;
+
+/**
+ * What the Pretty view shows of a text and the language it is highlighted in (none: plain):
+ * the response viewer's body (by its Content-Type), and a stream message, which has none (`''`):
+ * its text is JSON or XML (`<?xml …?>` first) when it parses.
+ */
+export function prettyView(text: string, contentType: string, complete: boolean): { text: string; language?: BodyLanguage } {
+  const shown = indented(text, contentType, complete);
+  const language = bodyLanguage(contentType, shown.read);
+  return language ? { text: shown.text, language } : { text: shown.text };
 }
 
 /** A language the response viewer highlights a Pretty body in (code-modes.ts). */
@@ -25,17 +56,18 @@ export type BodyLanguage = 'json' | 'xml' | 'html' | 'javascript' | 'css';
 
 /**
  * The language a body's Pretty view is highlighted in, by its Content-Type (`+json` and `+xml`
- * types too); a text/plain body shown indented as JSON (`indented`) is JSON. Other text stays
- * plain. Only the type is read, not the text: a log starting with `<` is no markup.
+ * types too); a body whose type names none (`text/plain`, or none at all) that was read whole as
+ * JSON or XML (`read`) is that. Other text stays plain. Else only the type is read, not the text: a
+ * log starting with `<` is no markup.
  */
-export function bodyLanguage(contentType: string, indented = false): BodyLanguage | undefined {
+export function bodyLanguage(contentType: string, read?: 'json' | 'xml'): BodyLanguage | undefined {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   if (/[/+]json$/.test(type)) return 'json';
   if (/^(text\/html|application\/xhtml\+xml)$/.test(type)) return 'html';
   if (/[/+]xml$/.test(type)) return 'xml';
   if (/^(text|application)\/(x-)?(javascript|ecmascript)$/.test(type)) return 'javascript';
   if (type === 'text/css') return 'css';
-  return indented ? 'json' : undefined;
+  return read;
 }
 
 /** The charset the Content-Type names (`charset=iso-8859-1`), lower case, or undefined. */
@@ -88,13 +120,20 @@ export function looksLikeJson(text: string, contentType: string): boolean {
  * sent, and a body cut short indents up to where it stops. Text that is not JSON comes back as is.
  */
 export function indentJson(text: string, complete: boolean): string {
-  if (complete) {
-    try {
-      JSON.parse(text);
-    } catch {
-      return text; // malformed: shown as sent
-    }
+  return complete ? (checkedJson(text) ?? text) : indentChars(text); // malformed: shown as sent
+}
+
+/** The whole text indented when it is JSON; undefined when it does not parse. */
+function checkedJson(text: string): string | undefined {
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
   }
+  return indentChars(text);
+}
+
+function indentChars(text: string): string {
   const out: string[] = [];
   let depth = 0;
   let start = 0; // the start of the run of characters copied as they are

@@ -3,12 +3,12 @@
  * its value kept in sync; and the `{{variable}}` mark, which only the editors of templates put in
  * (CodeEditor, YamlEditor): a response body or Copy as code's snippet is not substituted.
  */
-import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { syntaxHighlighting } from '@codemirror/language';
 import { EditorState, Prec, type Extension } from '@codemirror/state';
 import { Decoration, EditorView, keymap, MatchDecorator, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
-import { tags as t } from '@lezer/highlight';
 import { basicSetup } from 'codemirror';
 import { useEffect, useRef, type RefObject } from 'react';
+import { codeColours } from './code-colours.js';
 
 const variableMark = new MatchDecorator({ regexp: /\{\{[^{}]*\}\}/g, decoration: Decoration.mark({ class: 'cm-variable' }) });
 
@@ -37,27 +37,8 @@ export const theme = EditorView.theme({
   '&.cm-editor .cm-selectionLayer .cm-selectionBackground, &.cm-editor.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-content ::selection': { backgroundColor: 'var(--code-selection)' },
 });
 
-/**
- * Token colours from the page's theme variables (--code-*, styles.css: 4.5:1 on the editor's
- * background and its active line in both themes). CodeMirror's default style, which this
- * replaces, is for light pages: on the dark theme keywords and strings fell to 1.3:1–2.3:1.
- */
-export const highlighting = syntaxHighlighting(HighlightStyle.define([
-  // XML and HTML (the body editor, PHP's markup): element names as keywords, attributes as names.
-  { tag: [t.keyword, t.tagName], color: 'var(--code-keyword)' },
-  { tag: [t.string, t.special(t.string), t.regexp, t.escape, t.character, t.deleted], color: 'var(--code-string)' },
-  { tag: [t.number, t.bool, t.null, t.atom, t.url, t.literal, t.inserted, t.labelName, t.contentSeparator], color: 'var(--code-number)' },
-  // Property names too: JSON's keys (apart from its string values, as Postman and VS Code show them), CSS properties.
-  { tag: [t.definition(t.variableName), t.function(t.variableName), t.propertyName, t.local(t.variableName), t.special(t.variableName), t.macroName, t.attributeName], color: 'var(--code-name)' },
-  { tag: [t.typeName, t.className, t.namespace], color: 'var(--code-type)' },
-  { tag: [t.comment, t.meta], color: 'var(--code-comment)' },
-  { tag: t.invalid, color: 'var(--bad)' },
-  { tag: t.link, textDecoration: 'underline' },
-  { tag: t.heading, fontWeight: 'bold' },
-  { tag: t.emphasis, fontStyle: 'italic' },
-  { tag: t.strong, fontWeight: 'bold' },
-  { tag: t.strikethrough, textDecoration: 'line-through' },
-]));
+/** The token colours (code-colours.ts), for the editors and the read-only code views alike. */
+export const highlighting = syntaxHighlighting(codeColours);
 
 /** Both editors' wiring: the label screen readers announce, and every edit handed to `changed.current`. */
 export function labelledEditing(label: string, changed: { current: (text: string) => void }): Extension[] {
