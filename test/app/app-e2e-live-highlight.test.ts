@@ -2,8 +2,8 @@
  * `ferry app` in Chromium: the live panel's messages pretty as the response viewer's Pretty body
  * (a JSON or `<?xml` message indented and highlighted in the editors' colours, plain text plain, a
  * message over 1 MB indented but plain, Pretty off as received), drawn as spans only near the
- * screen: a flood of a few thousand messages leaves most rows plain and the page answering. A
- * real WebSocket server (`ws`) on 127.0.0.1.
+ * screen: a flood of a few thousand messages leaves most rows plain and the page answering; an
+ * SSE answer's events alike. A real WebSocket server (`ws`) and SSE stream on 127.0.0.1.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,7 +34,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: stream messages h
   let wss: WebSocketServer;
 
   beforeAll(async () => {
-    server = http.createServer();
+    // An SSE answer too (GET /events): a JSON event and a plain one, then the end.
+    server = http.createServer((req, res) => {
+      if (req.url !== '/events') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('event: reading\ndata: {"temp":21.5,"unit":"C"}\n\nevent: note\ndata: plain words {not json}\n\n');
+    });
     wss = new WebSocketServer({ server, maxPayload: 4 * 1024 * 1024 });
     // "greet": the four messages, one of each; "flood N": N small JSON messages at once.
     wss.on('connection', (socket) => socket.on('message', (data) => {
@@ -57,6 +62,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: stream messages h
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     ws = await makeWorkspace({
       'requests/Feed.yaml': { name: 'Feed', seq: 1, kind: 'websocket', url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/feed`, body: { type: 'text', text: 'greet' } },
+      'requests/Readings.yaml': { name: 'Readings', seq: 2, kind: 'sse', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/events` },
     });
     ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, stepTimeoutMs: 20_000 }));
   }, 120_000);
@@ -181,5 +187,22 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: stream messages h
     await expect.poll(() => list().locator('li').count()).toBe(1000);
     await panel().getByRole('button', { name: 'Disconnect' }).click();
     await expect.poll(() => panel().getByRole('status').textContent()).toContain('Ended: closed by you');
+  });
+
+  it("an SSE answer's events: a JSON event indented and highlighted, a plain one plain", async () => {
+    await page.getByRole('treeitem', { name: /Readings/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Readings');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toMatch(/^200/);
+    await page.getByLabel('Response').getByRole('tab', { name: /^Events/ }).click();
+    const events = page.getByLabel('Response').getByRole('list', { name: 'Events' }).locator('li pre.text');
+    await expect.poll(() => events.count()).toBe(2);
+    await expect.poll(() => events.first().getAttribute('data-highlighted')).toBe('true');
+    expect(await events.first().textContent()).toBe('{\n  "temp": 21.5,\n  "unit": "C"\n}');
+    const [own, line] = await colours(events.first(), '"temp"');
+    expect(own).not.toBe(line);
+    expect(await events.nth(1).textContent()).toBe('plain words {not json}');
+    expect(await events.nth(1).getAttribute('data-lang')).toBeNull();
+    expect(await events.nth(1).locator('span').count()).toBe(0);
   });
 });
