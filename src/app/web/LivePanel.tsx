@@ -1,9 +1,9 @@
 /**
  * A request of a streaming kind kept open (issue 26): connect / disconnect, the composer (format
  * and text; the kind's own fields such as event and ack, or topic, QoS and retain; its live
- * operations such as subscribe), the message list (both ways, time, size, search, pretty JSON and
- * XML highlighted (MessageText.tsx), binary as hex) and "Save as draft". What the composer offers comes from the server's kind table
- * (`/api/connections/kinds`): no kind is named here.
+ * operations such as subscribe), the message list (both ways, time, size, search, JSON and XML
+ * pretty and highlighted (MessageText.tsx), binary as hex) and "Save as draft". What the composer
+ * offers comes from the server's kind table (`/api/connections/kinds`): no kind is named here.
  */
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ComposerField, ConnectionEnd, ConnectionView, LiveEvent, LiveKindView, OutgoingMessage, RequestFile, StreamMessage } from '../shared/api.js';
