@@ -1,8 +1,8 @@
 /**
  * `ferry app` in Chromium: the live panel's messages pretty as the response viewer's Pretty body
  * (a JSON or `<?xml` message indented and highlighted in the editors' colours, plain text plain, a
- * message over 1 MB indented but plain, Pretty off as received), drawn as spans only near the
- * screen: a flood of a few thousand messages leaves most rows plain and the page answering; an
+ * message over 1 MB indented but plain, Pretty off as received), drawn as spans only once in
+ * view: a flood of a few thousand messages leaves most rows plain and the page answering; an
  * SSE answer's events alike. A real WebSocket server (`ws`) and SSE stream on 127.0.0.1.
  */
 import http from 'node:http';
@@ -162,7 +162,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: stream messages h
     await toggle.click();
   });
 
-  it('a flood of 3,000 JSON messages: only the rows near the screen are highlighted, the rest plain until scrolled to; the page keeps answering', async () => {
+  it('a flood of 3,000 JSON messages: only the rows in view are highlighted, the rest plain until scrolled to; the page keeps answering', async () => {
     await panel().getByLabel('Format').selectOption('text');
     await panel().getByLabel('Message', { exact: true }).fill('flood 3000');
     await panel().getByRole('button', { name: 'Send', exact: true }).click();

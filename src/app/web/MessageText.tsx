@@ -4,17 +4,20 @@
  * XML that starts with `<?xml`, indented and highlighted when they parse; other text plain; a
  * message over HIGHLIGHT_BYTES indented but plain. A thousand messages must not cost a thousand
  * editors: the highlighting is drawn as spans (code-spans.ts), and only once the message comes
- * near the screen; the text and its lines are the same before and after, so nothing moves.
+ * into view; the text and its lines are the same before and after, so nothing moves.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { HIGHLIGHT_BYTES, prettyView } from './body-text.js';
 import type { Run } from './code-spans.js';
 
-/** One observer for every message waiting to be highlighted: what to do when each comes near the screen. */
+/** One observer for every message waiting to be highlighted: what to do when each comes into view. */
 const waiting = new Map<Element, () => void>();
 let observer: IntersectionObserver | undefined;
 
-/** Calls `near` once, when `element` comes within a screen's height of the view; returns the way to give up. */
+/**
+ * Calls `near` once, when `element` comes into view (a screen's height ahead when the page scrolls;
+ * inside a list that scrolls on its own, once shown there); returns the way to give up.
+ */
 function whenNear(element: Element, near: () => void): () => void {
   observer ??= new IntersectionObserver((entries) => {
     for (const entry of entries) {
