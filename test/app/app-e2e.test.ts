@@ -79,7 +79,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     expect(new URL(page.url()).search).toBe('');
     // The start screen offers the import dialog (spec 4.1), into the workspace root.
     await page.getByRole('main').getByRole('button', { name: 'Import…' }).click();
-    expect(await page.getByLabel('Import into').inputValue()).toBe('');
+    await expect.poll(() => page.getByLabel('Import into').inputValue()).toBe('');
     await page.keyboard.press('Escape');
     await page.getByRole('treeitem', { name: /Users/ }).click();
     await expect.poll(() => page.getByRole('treeitem', { name: /Get user/ }).count()).toBe(1);
@@ -98,7 +98,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByLabel('Header key 1').fill('X-Test');
     await page.getByLabel('Header value 1').fill('{{greeting}}');
     // {{base}} (the workspace's) and {{greeting}} (Local's) are defined; a name neither has is pointed out.
-    expect(await page.getByTestId('undefined-variables').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('undefined-variables').count()).toBe(0);
     await page.getByLabel('URL').fill('{{base}}/echo?x={{nope}}&t={{$timestamp}}');
     await expect.poll(() => page.getByTestId('undefined-variables').textContent()).toBe('Not defined in the workspace or the active environment: {{nope}}. Sent as written unless a script or a data file sets it.');
     await page.getByLabel('URL').fill('{{base}}/echo?x=1');
@@ -125,9 +125,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
     await page.waitForTimeout(800); // past the save delay
     expect(await fs.readFile(req('Echo.yaml'), 'utf8')).toBe(before);
-    const body = await page.getByTestId('response-body').textContent();
-    expect(body).toContain('\\"hello\\": \\"world\\"');
-    expect(body).toContain('"x-test": "hello-local"');
+    // The body is drawn once the viewer has the answer (its highlighter loads lazily).
+    const body = () => page.getByTestId('response-body').textContent();
+    await expect.poll(body).toContain('\\"hello\\": \\"world\\"');
+    await expect.poll(body).toContain('"x-test": "hello-local"');
     await page.getByLabel('Response').getByRole('tab', { name: /^Tests/ }).click();
     await expect.poll(() => page.getByLabel('Test results').textContent()).toContain('PASS echoes the greeting');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-light.png') });
@@ -139,7 +140,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByLabel('Response').getByRole('tab', { name: /^Tests/ }).click();
     await expect.poll(() => page.getByLabel('Test results').textContent(), { timeout: 15_000 }).toContain('FAIL echoes the greeting');
     await page.getByLabel('Response').getByRole('tab', { name: /^Body/ }).click();
-    expect(await page.getByTestId('response-body').textContent()).toContain('hello-staging');
+    await expect.poll(() => page.getByTestId('response-body').textContent()).toContain('hello-staging');
     await page.getByLabel('Environment', { exact: true }).selectOption('local');
   });
 
@@ -163,8 +164,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByLabel('Response').getByRole('tab', { name: /^Body/ }).click();
     await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 15_000 }).toContain('"x-token": "s3cr3t-value-42"');
     await page.getByLabel('Edit environment').click();
-    expect(await page.getByRole('dialog').getByLabel('Value 2', { exact: true }).inputValue()).toBe('');
-    expect(await page.getByRole('dialog').getByLabel('Value 2', { exact: true }).getAttribute('placeholder')).toMatch(/stored on this computer/);
+    await expect.poll(() => page.getByRole('dialog').getByLabel('Value 2', { exact: true }).inputValue()).toBe('');
+    await expect.poll(() => page.getByRole('dialog').getByLabel('Value 2', { exact: true }).getAttribute('placeholder')).toMatch(/stored on this computer/);
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await waitForFile(req('Echo.yaml'), (t) => t.includes('X-Token'));
   });
@@ -200,7 +201,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     const file = req('Echo.yaml');
     const text = await fs.readFile(file, 'utf8');
     await fs.writeFile(file, text.replace('/echo?x=1', '/echo?x=2'));
-    await expect.poll(() => page.getByLabel('URL').inputValue(), { timeout: 5_000 }).toBe('{{base}}/echo?x=2');
+    await expect.poll(() => page.getByLabel('URL').inputValue()).toBe('{{base}}/echo?x=2');
   });
 
   it('never overwrites an edit made on disk just before a save, nor drops yours: the conflict keeps both until you choose', async () => {
@@ -228,8 +229,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     const bar = page.getByRole('group', { name: 'Changed on disk' });
     await expect.poll(() => bar.getByRole('alert').textContent()).toBe('This request changed on disk while you were editing it.');
     await bar.getByRole('button', { name: "Take the file's version" }).click();
-    expect(await page.getByLabel('URL').inputValue()).toBe('{{base}}/echo?x=theirs');
-    expect(await bar.count()).toBe(0);
+    await expect.poll(() => page.getByLabel('URL').inputValue()).toBe('{{base}}/echo?x=theirs');
+    await expect.poll(() => bar.count()).toBe(0);
     await page.waitForTimeout(800); // longer than the debounced save: nothing of the dropped edit is written
     expect(await fs.readFile(file, 'utf8')).toContain('/echo?x=theirs');
     // The next edit saves over the file's version without a conflict.
@@ -261,7 +262,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     // Moving fast with the arrow keys: the code is the last choice's, not a late answer's.
     await search.fill('');
     for (let i = 0; i < 5; i++) await search.press('ArrowUp');
-    expect(await languages.getByRole('option', { selected: true }).textContent()).toMatch(/^Swift/);
+    await expect.poll(() => languages.getByRole('option', { selected: true }).textContent()).toMatch(/^Swift/);
     await expect.poll(() => page.getByTestId('code').textContent()).toContain('import Foundation');
     await page.waitForTimeout(300);
     expect(await page.getByTestId('code').textContent()).toContain('import Foundation');
@@ -302,8 +303,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByRole('menuitem', { name: 'Run folder' }).click();
     await page.getByLabel('Runner').getByRole('button', { name: 'Run', exact: true }).click();
     await expect.poll(() => page.getByTestId('run-summary').textContent(), { timeout: 20_000 }).toMatch(/2 requests, 0 failed; 2 tests, 0 failed/);
-    const rows = await page.getByLabel('Run results').locator('tbody tr').count();
-    expect(rows).toBe(2);
+    await expect.poll(() => page.getByLabel('Run results').locator('tbody tr').count()).toBe(2);
   });
 
   it('has a dark theme', async () => {
@@ -311,7 +311,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
     await page.getByLabel('Toggle theme').click();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-dark.png') });
     await page.getByLabel('Toggle theme').click();
   });
@@ -330,14 +330,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
       await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
       await page.getByLabel('Response').getByRole('tab', { name: /^Body/ }).click();
       await expect.poll(() => page.getByTestId('response-body').textContent()).toContain('"name": "Ada"');
-      expect(await page.getByLabel('Request name').inputValue()).toBe('Get user');
+      await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Get user');
     } finally {
       await page.unroute(/\/api\/request\?path=Users%2FGet%20user\.yaml/);
     }
     await page.getByRole('treeitem', { name: /Echo/ }).click();
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 15_000 }).toContain('/echo');
-    expect(await page.getByLabel('Request name').inputValue()).toBe('Echo');
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Echo');
   });
 
   it('moves between the request\'s and the answer\'s tabs with the arrow keys, Home and End; each row is one Tab stop', async () => {
@@ -347,21 +347,21 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
       const names = (await list.getByRole('tab').allTextContents()).map((t) => t.replace(/\s*\d+$/, ''));
       await list.getByRole('tab', { name: new RegExp(`^${first}`) }).click();
       const selected = async () => (await list.getByRole('tab', { selected: true }).textContent())!.replace(/\s*\d+$/, '');
-      // One Tab stop: the chosen tab.
-      expect(await list.locator('[role="tab"][tabindex="0"]').count()).toBe(1);
+      // One Tab stop: the chosen tab. (Polled: each key's selection is drawn after its event.)
+      await expect.poll(() => list.locator('[role="tab"][tabindex="0"]').count()).toBe(1);
       const at = names.indexOf(first);
       await page.keyboard.press('ArrowRight');
-      expect(await selected()).toBe(names[at + 1]);
-      expect(await focused()).toMatch(new RegExp(`^${names[at + 1]}`));
+      await expect.poll(selected).toBe(names[at + 1]);
+      await expect.poll(focused).toMatch(new RegExp(`^${names[at + 1]}`));
       await page.keyboard.press('End');
-      expect(await selected()).toBe(names.at(-1));
+      await expect.poll(selected).toBe(names.at(-1));
       await page.keyboard.press('ArrowRight'); // wraps
-      expect(await selected()).toBe(names[0]);
+      await expect.poll(selected).toBe(names[0]);
       await page.keyboard.press('ArrowLeft');
-      expect(await selected()).toBe(names.at(-1));
+      await expect.poll(selected).toBe(names.at(-1));
       await page.keyboard.press('Home');
-      expect(await selected()).toBe(names[0]);
-      expect(await focused()).toMatch(new RegExp(`^${names[0]}`));
+      await expect.poll(selected).toBe(names[0]);
+      await expect.poll(focused).toMatch(new RegExp(`^${names[0]}`));
     }
     await page.getByRole('tablist', { name: 'Parts of the request' }).getByRole('tab', { name: /^Params/ }).click();
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
@@ -390,38 +390,38 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.mouse.down();
     await page.mouse.move(at.x + 120, at.y, { steps: 4 });
     await page.mouse.up();
-    expect(await shown()).toEqual(['400', 400]);
+    await expect.poll(shown).toEqual(['400', 400]);
     at = await grab();
     await page.mouse.move(at.x, at.y);
     await page.mouse.down();
     await page.mouse.move(at.x - 500, at.y, { steps: 4 });
     await page.mouse.up();
-    expect(await shown()).toEqual(['200', 200]);
+    await expect.poll(shown).toEqual(['200', 200]);
 
     // The keyboard: in the Tab order; arrows by 16 px (Shift: 64), End and Home to the bounds.
     expect(await splitter.getAttribute('tabindex')).toBe('0');
     await splitter.focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    expect(await shown()).toEqual(['232', 232]);
+    await expect.poll(shown).toEqual(['232', 232]);
     await page.keyboard.press('End');
-    expect(await shown()).toEqual(['640', 640]);
+    await expect.poll(shown).toEqual(['640', 640]);
     await page.keyboard.press('Home');
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('ArrowLeft');
-    expect(await shown()).toEqual(['312', 312]);
+    await expect.poll(shown).toEqual(['312', 312]);
     // A narrow window keeps room for the editor: the sidebar narrows with it, the width kept stays.
     await page.setViewportSize({ width: 700, height: 860 });
     await expect.poll(() => splitter.getAttribute('aria-valuemax')).toBe('280');
-    expect(await shown()).toEqual(['280', 280]);
+    await expect.poll(shown).toEqual(['280', 280]);
     await page.setViewportSize({ width: 1400, height: 860 });
     await expect.poll(() => shown()).toEqual(['312', 312]);
 
     await page.getByLabel('Toggle theme').click();
-    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     const kept = path.join(ws.dataDir, 'app-view.json');
-    await expect.poll(() => fs.readFile(kept, 'utf8').then((t) => JSON.parse(t) as unknown, () => null), { timeout: 5_000 }).toEqual({ sidebarWidth: 312, theme: 'dark' });
+    await expect.poll(() => fs.readFile(kept, 'utf8').then((t) => JSON.parse(t) as unknown, () => null)).toEqual({ sidebarWidth: 312, theme: 'dark' });
 
     // The next start of the app takes another port (another origin, whose storage the page starts empty): both are there.
     const next = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
@@ -431,8 +431,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
       await gotoApp(other, next);
       const otherSplitter = other.getByRole('separator', { name: 'Sidebar width' });
       await expect.poll(() => otherSplitter.getAttribute('aria-valuenow')).toBe('312');
-      expect(Math.round((await other.getByRole('complementary', { name: 'Requests' }).boundingBox())!.width)).toBe(312);
-      expect(await other.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      await expect.poll(async () => Math.round((await other.getByRole('complementary', { name: 'Requests' }).boundingBox())!.width)).toBe(312);
+      await expect.poll(() => other.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
       // The request open when the app stopped opens again.
       await expect.poll(() => other.getByLabel('Request name').inputValue()).toBe(await page.getByLabel('Request name').inputValue());
     } finally {
@@ -443,7 +443,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     expect(await filesOf()).toEqual(before);
     await page.getByLabel('Toggle theme').click();
     await splitter.dblclick();
-    expect(await shown()).toEqual(['280', 280]);
+    await expect.poll(shown).toEqual(['280', 280]);
     await expect.poll(() => fs.readFile(kept, 'utf8').then((t) => JSON.parse(t) as unknown)).toEqual({ sidebarWidth: 280, theme: 'light' });
   });
 
@@ -451,7 +451,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByRole('treeitem', { name: /Echo/ }).click();
     await expect.poll(() => page.getByLabel('URL').inputValue()).toContain('/echo');
     await fs.rm(req('Users/Echo.yaml'));
-    await expect.poll(() => page.getByTestId('unsaved-bar').textContent(), { timeout: 5_000 }).toContain('deleted or moved outside the app');
+    await expect.poll(() => page.getByTestId('unsaved-bar').textContent()).toContain('deleted or moved outside the app');
     await page.getByLabel('URL').fill(`{{base}}/echo?kept=1`);
     await page.waitForTimeout(800); // past the save delay: an edit alone must not write it back
     await expect(fs.access(req('Users/Echo.yaml'))).rejects.toThrow();
