@@ -128,7 +128,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => live.textContent()).toMatch(/^Response: 200 OK, \d+ ms/);
     expect(await live.evaluate((e) => e === (window as unknown as { liveBefore: Element }).liveBefore)).toBe(true);
-    expect(await page.getByTestId('response-body').textContent()).toContain('/users/42?from=keyboard');
+    await expect.poll(() => page.getByTestId('response-body').textContent()).toContain('/users/42?from=keyboard');
     // A failed status says so in words, not only in red.
     await tree.getByRole('treeitem', { name: 'GET Broken' }).focus();
     await page.keyboard.press('Enter');
@@ -150,9 +150,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     const active = async () => search.evaluate((e) => document.getElementById(e.getAttribute('aria-activedescendant') ?? '')?.textContent ?? null);
     await expect.poll(active).toContain('Health');
     await page.keyboard.press('Tab');
-    expect(await search.evaluate((e) => e === document.activeElement)).toBe(true);
+    await expect.poll(() => search.evaluate((e) => e === document.activeElement)).toBe(true);
     await page.keyboard.press('Shift+Tab');
-    expect(await search.evaluate((e) => e === document.activeElement)).toBe(true);
+    await expect.poll(() => search.evaluate((e) => e === document.activeElement)).toBe(true);
     // Ctrl+Enter while the palette is open sends nothing behind it.
     await page.keyboard.press('Control+Enter');
     expect(await page.getByRole('region', { name: 'Response' }).getByRole('status').textContent()).toMatch(/^Response: 500/);
@@ -170,10 +170,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     const picked = editor.getByRole('tab', { selected: true });
     await expect.poll(() => picked.textContent()).not.toBe(first);
     const name = (await picked.textContent())!;
-    expect(await picked.evaluate((e) => e === document.activeElement)).toBe(true);
+    await expect.poll(() => picked.evaluate((e) => e === document.activeElement)).toBe(true);
     const panel = editor.getByRole('tabpanel');
     await expect.poll(() => panel.count()).toBe(1);
-    expect(await panel.evaluate((e) => document.getElementById(e.getAttribute('aria-labelledby') ?? '')?.textContent)).toBe(name);
+    // There is always one panel: polled until it is the picked tab's.
+    await expect.poll(() => panel.evaluate((e) => document.getElementById(e.getAttribute('aria-labelledby') ?? '')?.textContent)).toBe(name);
     expect(await picked.getAttribute('aria-controls')).toBe(await panel.getAttribute('id'));
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => editor.getByRole('tab', { selected: true }).textContent()).toBe(first);
@@ -197,11 +198,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
       const option = document.getElementById(e.getAttribute('aria-activedescendant') ?? '');
       return option ? `${option.getAttribute('aria-selected')} ${option.textContent}` : null;
     });
+    await expect.poll(active).toMatch(/^true /);
     const first = await active();
-    expect(first).toMatch(/^true /);
     await page.keyboard.press('ArrowDown');
     await expect.poll(active).not.toBe(first);
-    expect(await active()).toMatch(/^true /);
+    await expect.poll(active).toMatch(/^true /);
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     await expect.poll(() => focused(page)).toBe('button Copy as code');
@@ -395,13 +396,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await ws.write('requests/Bad.yaml', 'name: [unclosed\n');
     const row = page.getByRole('tree').getByRole('treeitem', { name: /Bad\.yaml/ });
     await expect.poll(() => row.count()).toBe(1);
+    // Named: its path, then why (polled first: the row's title and text are read once it says why).
+    await expect.poll(() => page.getByRole('tree').getByRole('treeitem', { name: /^Bad\.yaml does not load: requests\/Bad\.yaml:\d+:\d+: YAML syntax error/ }).count()).toBe(1);
     const title = (await row.getAttribute('title'))!;
     expect(title).toContain('Bad.yaml');
     const name = await row.evaluate((e) => e.textContent);
     // The tooltip's words are in the row's own text (its accessible name), after its path.
     expect(name).toContain(title);
-    // Named: its path, then why.
-    await expect.poll(() => page.getByRole('tree').getByRole('treeitem', { name: /^Bad\.yaml does not load: requests\/Bad\.yaml:\d+:\d+: YAML syntax error/ }).count()).toBe(1);
   });
 
   it('run results and history say passed, failed and kept in words, not by a glyph or colour alone', async () => {

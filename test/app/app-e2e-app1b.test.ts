@@ -232,7 +232,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     await popup.getByRole('link', { name: 'Allow' }).click();
     await expect.poll(() => popup.locator('p').textContent()).toBe('Ferry got the authorization. You can close this window.');
     await expect.poll(() => page.getByTestId('token-status').textContent(), { timeout: 10_000 }).toMatch(/^Token obtained, expires in (59 min|1 h): … \(11 characters\)$/);
-    expect(await page.getByTestId('token-sign-in').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('token-sign-in').count()).toBe(0);
     expect(signIn.exchanges.at(-1)?.get('code_verifier')).toMatch(/^[\w-]{43,}$/);
     await popup.close();
 
@@ -245,7 +245,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
   it('authorization code without PKCE: Deny shows the provider\'s error; Cancel stops waiting and frees the redirect port; Send signs in too', async () => {
     await openSignInRequest('Plain code');
     let [popup] = await Promise.all([page.waitForEvent('popup', { timeout: 10_000 }), page.getByRole('button', { name: 'Get token' }).click()]);
-    expect(signIn.authorizations.at(-1)?.get('code_challenge')).toBeNull();
+    // The window opens before its page has asked the sign-in server: polled.
+    await expect.poll(() => signIn.authorizations.at(-1)?.get('code_challenge')).toBeNull();
     await popup.getByRole('link', { name: 'Deny' }).click();
     await expect.poll(() => popup.locator('p').textContent()).toMatch(/^The authorization was not given/);
     await expect.poll(() => page.getByTestId('token-status').textContent(), { timeout: 10_000 })
@@ -256,7 +257,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     await page.getByRole('button', { name: 'Cancel Get token' }).click();
     await expect.poll(() => page.getByTestId('token-status').textContent()).toBe('Cancelled: no token was fetched.');
     // The loopback listener is gone: the sign-in page's Allow now reaches nothing.
-    await expect.poll(async () => fetch(`${redirectUri}?code=x&state=y`).then(() => 'listening', () => 'closed'), { timeout: 5_000 }).toBe('closed');
+    await expect.poll(async () => fetch(`${redirectUri}?code=x&state=y`).then(() => 'listening', () => 'closed')).toBe('closed');
     await popup.close();
 
     // Send needs the token: it opens the sign-in page itself and goes on once the browser is back.
@@ -275,7 +276,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     await page.getByRole('treeitem', { name: /Sign-in/ }).click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Run folder' }).click();
     const [popup] = await Promise.all([page.waitForEvent('popup', { timeout: 10_000 }), page.getByLabel('Runner').getByRole('button', { name: 'Run', exact: true }).click()]);
-    expect(signIn.authorizations.at(-1)?.get('scope')).toBe('run');
+    await expect.poll(() => signIn.authorizations.at(-1)?.get('scope')).toBe('run');
     await expect.poll(() => page.getByText(/^OAuth 2\.0: sign in in the window that opened/).count()).toBe(1);
     await popup.getByRole('link', { name: 'Allow' }).click();
     await expect.poll(() => page.getByTestId('run-summary').textContent(), { timeout: 20_000 }).toMatch(/^3 requests, 0 failed/);
@@ -330,7 +331,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     await page.getByLabel('Request editor').getByRole('tab', { name: /Auth/ }).click();
     await page.getByLabel('Auth type').selectOption('oauth2');
     // The defaults, not the PKCE request's sign-in settings.
-    expect(await page.getByLabel('Auth Grant type').inputValue()).toBe('clientCredentials');
-    expect(await page.getByLabel('Auth Client ID').inputValue()).toBe('');
+    await expect.poll(() => page.getByLabel('Auth Grant type').inputValue()).toBe('clientCredentials');
+    await expect.poll(() => page.getByLabel('Auth Client ID').inputValue()).toBe('');
   });
 });
