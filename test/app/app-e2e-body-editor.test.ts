@@ -82,8 +82,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
   const send = async () => {
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
-    return JSON.parse(await page.getByTestId('response-body').textContent() ?? '') as { contentType: string | null; hex: string };
   };
+  /**
+   * What the echo server got, as the page shows it. Read in a poll after `send`: the previous
+   * send's 200 is still on the page until "Sending…" replaces it, so the status alone does not
+   * say the body shown is this send's.
+   */
+  const got = async () => JSON.parse(await page.getByTestId('response-body').textContent() ?? '') as { contentType: string | null; hex: string };
 
   it('highlights an XML body with the XML mode, which the page\'s first load does not carry', async () => {
     await open('Order');
@@ -129,7 +134,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
     await open('Note');
     await bodyTab();
     await expect.poll(() => page.locator('.code-editor[data-label="Body"] .cm-line').first().textContent()).toBe('<order> is plain text here');
-    expect(await token('order').count()).toBe(0);
+    await expect.poll(() => token('order').count()).toBe(0);
     // Switched to application/xml, the same text is XML.
     await page.getByLabel('Content type', { exact: true }).fill('application/xml');
     await expect.poll(() => token('order').count()).toBe(1);
@@ -143,8 +148,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
     // None chosen: the file goes out as application/octet-stream, as the placeholder says.
     expect(await field.inputValue()).toBe('');
     expect(await field.getAttribute('placeholder')).toBe('application/octet-stream (default)');
-    let got = await send();
-    expect(got).toEqual({ contentType: 'application/octet-stream', hex: BYTES.toString('hex') });
+    await send();
+    await expect.poll(got).toEqual({ contentType: 'application/octet-stream', hex: BYTES.toString('hex') });
     // Common types are offered.
     expect(await page.locator('#body-file-types option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toContain('image/png');
 
@@ -152,8 +157,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
     const saved = await waitForFile(request('Upload.yaml'), (t) => t.includes('contentType'));
     // The spec's field names, in its order (type, contentType, file).
     expect(saved).toContain('body:\n  type: binary\n  contentType: image/png\n  file: files/logo.png\n');
-    got = await send();
-    expect(got).toEqual({ contentType: 'image/png', hex: BYTES.toString('hex') });
+    await send();
+    await expect.poll(got).toEqual({ contentType: 'image/png', hex: BYTES.toString('hex') });
 
     // text/plain is the field's default: kept in the field while typed, with what to do instead.
     await field.fill('text/plain');
@@ -163,10 +168,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
 
     // Emptied: the default again, nothing in the file.
     await field.fill('');
-    expect(await page.getByTestId('binary-text-plain').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('binary-text-plain').count()).toBe(0);
     expect(await fs.readFile(request('Upload.yaml'), 'utf8')).not.toContain('contentType');
-    got = await send();
-    expect(got.contentType).toBe('application/octet-stream');
+    await send();
+    await expect.poll(async () => (await got()).contentType).toBe('application/octet-stream');
 
     // A Content-Type header row wins over the body's type: the pane says so.
     await field.fill('application/pdf');
@@ -175,8 +180,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
     await page.getByLabel('Header value 1').fill('text/plain');
     await bodyTab();
     await expect.poll(() => page.getByTestId('body-type-header').textContent()).toContain('text/plain');
-    got = await send();
-    expect(got).toEqual({ contentType: 'text/plain', hex: BYTES.toString('hex') });
+    await send();
+    await expect.poll(got).toEqual({ contentType: 'text/plain', hex: BYTES.toString('hex') });
     await waitForFile(request('Upload.yaml'), (t) => t.includes('contentType: application/pdf') && t.includes('key: Content-Type'));
   });
 });
