@@ -73,12 +73,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     expect(chunks.length).toBeGreaterThan(0);
     expect(['CodeView', 'python', 'shell', 'clike'].filter(fetched)).toEqual([]);
     await open();
-    expect(await options()).toEqual(SPEC_ORDER);
+    await expect.poll(options).toEqual(SPEC_ORDER);
     // cURL's shell for this computer (Linux: bash / zsh) is the default.
-    expect(await selected()).toBe('cURL');
+    await expect.poll(selected).toBe('cURL');
     const shell = dialog().getByRole('group', { name: 'Shell' });
-    expect(await shell.getByRole('radio').evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).labels![0]!.textContent!.trim()))).toEqual(['bash / zsh', 'Windows cmd', 'PowerShell (curl.exe)']);
-    expect(await shell.getByRole('radio', { name: 'bash / zsh' }).isChecked()).toBe(true);
+    await expect.poll(() => shell.getByRole('radio').evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).labels![0]!.textContent!.trim()))).toEqual(['bash / zsh', 'Windows cmd', 'PowerShell (curl.exe)']);
+    await expect.poll(() => shell.getByRole('radio', { name: 'bash / zsh' }).isChecked()).toBe(true);
     await search().fill('android');
     await expect.poll(options).toEqual(['Kotlin OkHttp 4']);
     await search().fill('node');
@@ -89,12 +89,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     await search().press('Enter');
     await expect.poll(selected).toBe('Python');
     const active = () => search().evaluate((e) => document.getElementById(e.getAttribute('aria-activedescendant') ?? '')?.textContent ?? null);
-    expect(await active()).toBe('Python');
+    await expect.poll(active).toBe('Python');
     expect(await search().getAttribute('aria-controls')).toBe(await dialog().getByRole('listbox').getAttribute('id'));
     await search().fill('');
     await search().press('ArrowDown');
     await expect.poll(selected).toBe('Go');
-    expect(await active()).toBe('Go');
+    await expect.poll(active).toBe('Go');
     await search().press('ArrowUp');
     await search().press('ArrowUp');
     await expect.poll(selected).toBe('JavaScript');
@@ -112,7 +112,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     await search().fill('python');
     await search().press('Enter');
     const libraries = dialog().getByRole('group', { name: 'Library' });
-    expect(await libraries.getByRole('radio').count()).toBe(2);
+    await expect.poll(() => libraries.getByRole('radio').count()).toBe(2);
     await libraries.getByRole('radio', { name: 'httpx' }).check();
     await expect.poll(shown).toContain('import httpx');
     await libraries.getByRole('radio', { name: 'requests' }).check();
@@ -120,8 +120,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     await search().fill('go');
     await search().press('Enter');
     await expect.poll(selected).toBe('Go');
-    expect(await dialog().getByRole('radio').count()).toBe(0);
-    expect(await dialog().locator('.code-library').textContent()).toMatch(/^Library net\/http /);
+    await expect.poll(() => dialog().getByRole('radio').count()).toBe(0);
+    await expect.poll(() => dialog().locator('.code-library').textContent()).toMatch(/^Library net\/http /);
     await expect.poll(shown).toContain('net/http');
     // The choice is above the code.
     const choiceBox = (await dialog().locator('.code-library').boundingBox())!;
@@ -141,8 +141,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     await expect.poll(shown).toContain('axios');
     await close();
     await open();
-    expect(await selected()).toBe('JavaScript');
-    expect(await dialog().getByRole('radio', { name: 'axios' }).isChecked()).toBe(true);
+    await expect.poll(selected).toBe('JavaScript');
+    await expect.poll(() => dialog().getByRole('radio', { name: 'axios' }).isChecked()).toBe(true);
     await dialog().getByRole('option', { name: 'Python' }).click();
     await expect.poll(() => dialog().getByRole('radio', { name: 'httpx' }).isChecked()).toBe(true);
     await expect.poll(shown).toContain('import httpx');
@@ -154,8 +154,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
       localStorage.setItem('ferry.codeLibraries', JSON.stringify({ python: 'urllib3', curl: 'fish' }));
     });
     await open();
-    expect(await selected()).toBe('cURL');
-    expect(await dialog().getByRole('radio', { name: 'bash / zsh' }).isChecked()).toBe(true);
+    await expect.poll(selected).toBe('cURL');
+    await expect.poll(() => dialog().getByRole('radio', { name: 'bash / zsh' }).isChecked()).toBe(true);
     await dialog().getByRole('option', { name: 'Python' }).click();
     await expect.poll(() => dialog().getByRole('radio', { name: 'requests' }).isChecked()).toBe(true);
     await close();
@@ -166,8 +166,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
       localStorage.setItem('ferry.codeTarget', 'python/httpx');
     });
     await open();
-    expect(await selected()).toBe('Python');
-    expect(await dialog().getByRole('radio', { name: 'httpx' }).isChecked()).toBe(true);
+    await expect.poll(selected).toBe('Python');
+    await expect.poll(() => dialog().getByRole('radio', { name: 'httpx' }).isChecked()).toBe(true);
     await close();
   });
 
@@ -207,7 +207,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog().count()).toBe(0);
     // Focus goes back to what opened the dialog.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Copy as code');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Copy as code');
   });
 
   it('highlighted code keeps 4.5:1 contrast in both themes (each token colour on the code\'s background)', async () => {
