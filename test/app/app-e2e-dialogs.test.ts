@@ -97,7 +97,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await page.keyboard.type('usgu'); // Users / Get user
     await expect.poll(() => palette().getByRole('option').first().textContent()).toContain('Get user');
     // The letters of the best alignment are marked in the name: "us" is in the folder path (not shown), "G" and "u" in "Get user".
-    expect(await palette().getByRole('option').first().locator('mark').allTextContents()).toEqual(['G', 'u']);
+    await expect.poll(() => palette().getByRole('option').first().locator('mark').allTextContents()).toEqual(['G', 'u']);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-palette-light.png') });
     await page.keyboard.press('Enter');
     await expect.poll(() => palette().count()).toBe(0);
@@ -116,8 +116,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
         await expect.poll(() => palette().count()).toBe(1);
         await page.keyboard.type(query);
         await expect.poll(() => options().first().locator('.palette-label').textContent()).toBe(first);
-        expect(await options().first().locator('mark').allTextContents()).toEqual(marks);
-        expect(await options().first().locator('.palette-detail').textContent()).toMatch(detail);
+        await expect.poll(() => options().first().locator('mark').allTextContents()).toEqual(marks);
+        await expect.poll(() => options().first().locator('.palette-detail').textContent()).toMatch(detail);
         await page.keyboard.press('Escape');
         await expect.poll(() => palette().count()).toBe(0);
       }
@@ -131,25 +131,26 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     const focused = () => page.evaluate(() => [document.activeElement?.getAttribute('role'), document.activeElement?.getAttribute('data-path')].join(' '));
     await page.getByLabel('Filter requests').focus();
     for (let i = 0; i < 3; i++) await page.keyboard.press('Tab'); // past New request and New folder
-    expect(await focused()).toBe('treeitem Users/Get user.yaml');
+    // Each key's move is drawn after its event: polled.
+    await expect.poll(focused).toBe('treeitem Users/Get user.yaml');
     await page.keyboard.press('ArrowLeft');
-    expect(await focused()).toBe('treeitem Users');
+    await expect.poll(focused).toBe('treeitem Users');
     await page.keyboard.press('ArrowLeft');
-    expect(await page.getByRole('treeitem', { name: /Users/ }).getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => page.getByRole('treeitem', { name: /Users/ }).getAttribute('aria-expanded')).toBe('false');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     const focusedPath = () => page.evaluate(() => document.activeElement?.getAttribute('data-path') ?? '');
+    await expect.poll(focusedPath).toMatch(/^Users\/.+\.yaml$/);
     const child = await focusedPath();
-    expect(child).toMatch(/^Users\/.+\.yaml$/);
     await page.keyboard.press('ArrowDown');
+    await expect.poll(focusedPath).not.toBe(child);
     const next = await focusedPath();
-    expect(next).not.toBe(child);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByRole('treeitem', { selected: true }).getAttribute('data-path')).toBe(next);
     await page.keyboard.press('Shift+F10');
     await expect.poll(focused).toBe('menuitem ');
     await page.keyboard.press('ArrowDown');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Copy as code…');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Copy as code…');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('code').count()).toBe(1);
     await page.keyboard.press('Escape');
@@ -187,7 +188,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     const collection = await fs.readFile(path.join(CORPUS, 'postman/v20-multi-level-folders.postman_collection.json'), 'utf8');
     await page.getByRole('treeitem', { name: /Imports/ }).click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Import into folder…' }).click();
-    expect(await page.getByLabel('Import into').inputValue()).toBe('Imports');
+    await expect.poll(() => page.getByLabel('Import into').inputValue()).toBe('Imports');
     await page.getByLabel('Import text').fill(collection);
     await page.getByRole('button', { name: 'Preview' }).click();
     await expect.poll(() => page.getByTestId('import-preview').textContent()).toContain('multi-level-folders-v2');
@@ -413,12 +414,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => dialog.getByLabel('Variable 4').inputValue()).toBe('typedHere');
     expect(await leavingAsks()).toBe(false);
     await dialog.getByLabel('Variable 5').fill('fromKeys');
-    expect(await leavingAsks()).toBe(true);
+    await expect.poll(leavingAsks).toBe(true);
     await dialog.getByLabel('Variable 5').press('Control+s');
     await expect.poll(() => dialog.count()).toBe(0);
     const saved = parse(await fs.readFile(file, 'utf8')) as { variables: Array<{ key: string }> };
     expect(saved.variables.map((v) => v.key)).toEqual(['base', 'apiToken', 'fromOutside', 'typedHere', 'fromKeys']);
-    expect(await leavingAsks()).toBe(false);
+    await expect.poll(leavingAsks).toBe(false);
   });
 
   it('a dialog opened from the keyboard takes the focus, keeps Tab inside, and gives the focus back when closed', async () => {
@@ -429,7 +430,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => dialog.getByLabel('Variable 1').inputValue()).toBe('base');
     expect(await dialog.getAttribute('aria-modal')).toBe('true');
     const inDialog = () => page.evaluate(() => document.activeElement?.closest('[role="dialog"]')?.getAttribute('aria-label') ?? null);
-    expect(await inDialog()).toBe('Workspace variables');
+    await expect.poll(inDialog).toBe('Workspace variables');
     // More Tabs (either way) than the dialog has stops: the focus never leaves it.
     for (let i = 0; i < 40; i++) {
       await page.keyboard.press(i < 25 ? 'Tab' : 'Shift+Tab');
@@ -437,14 +438,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     }
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Workspace variables');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Workspace variables');
     // The same for another dialog, opened with the keyboard from the top bar.
     await page.getByRole('button', { name: 'Cookies' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => inDialog()).toBe('Cookies');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog', { name: 'Cookies' }).count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cookies');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cookies');
   });
 
   it('every dialog is the one modal shell: modal, named, titled, the focus inside; Esc, × and a click beside it close it', async () => {
@@ -491,7 +492,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await rows.first().click();
     const result = dialog.getByTestId('history-result');
     await expect.poll(() => result.getByTestId('status').textContent({ timeout: 100 }).catch(() => ''), { timeout: 10_000 }).toContain('200');
-    expect(await result.getByTestId('response-body').textContent()).toContain('from-echo');
+    await expect.poll(() => result.getByTestId('response-body').textContent()).toContain('from-echo');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-history-light.png') });
 
     await dialog.getByRole('button', { name: '← All sends' }).click();
@@ -624,10 +625,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => dialog.getByLabel('Environment name').inputValue()).toBe('Local');
     const file = path.join(ws.root, 'environments', 'local.yaml');
     await fs.writeFile(file, 'name: Local\nvariables:\n  - key: who\n    value: from disk\n');
-    await expect.poll(() => dialog.getByLabel('Value 1', { exact: true }).inputValue(), { timeout: 5_000 }).toBe('from disk');
+    await expect.poll(() => dialog.getByLabel('Value 1', { exact: true }).inputValue()).toBe('from disk');
     await dialog.getByLabel('Value 1', { exact: true }).fill('mine');
     await fs.writeFile(file, 'name: Local\nvariables:\n  - key: who\n    value: again\n');
-    await expect.poll(() => dialog.getByRole('group', { name: 'Changed on disk' }).textContent(), { timeout: 5_000 }).toContain('These variables changed on disk while you were editing them.');
+    await expect.poll(() => dialog.getByRole('group', { name: 'Changed on disk' }).textContent()).toContain('These variables changed on disk while you were editing them.');
     expect(await dialog.getByLabel('Value 1', { exact: true }).inputValue()).toBe('mine');
     await dialog.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
@@ -720,19 +721,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Refused');
     await page.getByLabel('Request name').fill('');
     await page.getByLabel('URL').fill('http://127.0.0.1:1/typed');
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved: A name cannot be empty' }).count(), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Not saved: A name cannot be empty' }).count()).toBe(1);
     dialogs.length = 0;
     confirmAnswer = false;
     try {
       await page.getByRole('treeitem', { name: /Elsewhere/ }).click();
-      await expect.poll(() => dialogs.length, { timeout: 5_000 }).toBe(1);
+      await expect.poll(() => dialogs.length).toBe(1);
     } finally {
       confirmAnswer = true;
     }
     expect(dialogs[0]).toBe('Your edit of Refused.yaml is not saved: A name cannot be empty; give a name of 1 to 200 characters. Discard it and open Elsewhere.yaml? (Cancel keeps it: fix it, and it is saved as you type.)');
     expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:1/typed');
     await page.getByLabel('Request name').fill('Refused');
-    await expect.poll(() => fs.readFile(req('Refused.yaml'), 'utf8'), { timeout: 5_000 }).toContain('/typed');
+    await expect.poll(() => fs.readFile(req('Refused.yaml'), 'utf8')).toContain('/typed');
     // Saved now: opening another request asks nothing.
     await page.getByRole('treeitem', { name: /Elsewhere/ }).click();
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Elsewhere');

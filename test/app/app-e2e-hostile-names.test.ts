@@ -56,7 +56,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: names holding bid
     await expect.poll(() => page.getByRole('treeitem', { name: /Invoice/ }).textContent()).toContain('Invoice \\u202efdp.exe');
     expect(await page.getByRole('treeitem', { name: /Bill/ }).textContent()).toContain('Bill\\u2066ing');
     expect(await page.locator('.ws-name').textContent()).toBe('Shop\\nNot the shop');
-    expect(await page.getByRole('combobox', { name: /environment/i }).first().locator('option').allTextContents()).toContain('Prod\\u202edog');
+    await expect.poll(() => page.getByRole('combobox', { name: /environment/i }).first().locator('option').allTextContents()).toContain('Prod\\u202edog');
     expect(await page.locator('body').innerText()).not.toMatch(HIDDEN);
   });
 
