@@ -103,14 +103,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     expect(await picker.textContent()).toContain('ferry.test.Echo');
     await picker.getByRole('button', { name: 'Say', exact: true }).click();
     // Saved as the user picked it: the method and a skeleton of SayRequest.
-    await expect.poll(async () => (await onDisk('requests/Echo.yaml')).method, { timeout: 5_000 }).toBe('ferry.test.Echo/Say');
+    await expect.poll(async () => (await onDisk('requests/Echo.yaml')).method).toBe('ferry.test.Echo/Say');
     const body = (await onDisk('requests/Echo.yaml')).body as { text: string };
     expect(JSON.parse(body.text)).toMatchObject({ text: '', big: '0', inner: { level: 0 }, tags: [''] });
     await page.getByTitle('Send (Ctrl+Enter)').click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('OK');
-    expect(await page.getByTestId('response-body').textContent()).toContain('hello');
+    await expect.poll(() => page.getByTestId('response-body').textContent()).toContain('hello');
     await page.getByLabel('Response').getByRole('tab', { name: 'Details' }).click();
-    expect(await page.getByTestId('response-detail').textContent()).toContain('"callType": "unary"');
+    await expect.poll(() => page.getByTestId('response-detail').textContent()).toContain('"callType": "unary"');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-grpc-picker.png') });
   });
 
@@ -147,7 +147,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     expect(await picker.getByRole('alert').textContent()).toContain('outside.proto');
     for (const other of [/Tools/, /Echo/]) {
       await page.getByRole('treeitem', { name: other }).click();
-      await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).count(), { timeout: 5_000 }).toBe(1);
+      await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).count()).toBe(1);
       // Given the page a moment to show a stale error, then none may be there.
       await page.waitForTimeout(300);
       expect(await picker.getByRole('alert').count(), await picker.textContent() ?? '').toBe(0);
@@ -157,7 +157,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     // after the 2 s limit) is not shown on the other request's picker.
     await page.getByRole('treeitem', { name: /Silent server/ }).click();
     await picker.getByRole('button', { name: 'List methods and tools' }).click();
-    await expect.poll(() => picker.getByRole('button', { name: 'Listing…' }).count(), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => picker.getByRole('button', { name: 'Listing…' }).count()).toBe(1);
     await page.getByRole('treeitem', { name: /Echo/ }).click();
     // 10 s: a clean clone's full run (the machine busy with every test file) once took longer than 5.
     await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).count(), { timeout: 10_000 }).toBe(1);
@@ -166,13 +166,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     expect(await picker.getByRole('button', { name: 'List methods and tools' }).isEnabled()).toBe(true);
     // Back on the silent server's request, its picker is as new: List asks again.
     await page.getByRole('treeitem', { name: /Silent server/ }).click();
-    await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).isEnabled(), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).isEnabled()).toBe(true);
   });
 
   it("a send's answer belongs to its request: a gRPC call still going when another request is shown does not put its failure there", async () => {
     await page.getByRole('treeitem', { name: /Silent server/ }).click();
     await page.getByTitle('Send (Ctrl+Enter)').click();
-    await expect.poll(() => page.getByLabel('Response').textContent(), { timeout: 5_000 }).toContain('Sending…');
+    await expect.poll(() => page.getByLabel('Response').textContent()).toContain('Sending…');
     await page.getByRole('treeitem', { name: /No such name/ }).click();
     await page.waitForTimeout(3_000);
     const shown = (await page.getByLabel('Response').textContent()) ?? '';
@@ -194,7 +194,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await expect.poll(() => form.getByRole('alert').textContent()).toContain('a must be a number');
     await form.getByLabel('a', { exact: true }).fill('2');
     await form.getByRole('button', { name: 'Use these arguments' }).click();
-    await expect.poll(async () => ((await onDisk('requests/Tools.yaml')).mcp as { arguments?: string } | undefined)?.arguments, { timeout: 5_000 }).toBeTruthy();
+    await expect.poll(async () => ((await onDisk('requests/Tools.yaml')).mcp as { arguments?: string } | undefined)?.arguments).toBeTruthy();
     const mcp = (await onDisk('requests/Tools.yaml')).mcp as { call?: string; name: string; arguments: string };
     expect(mcp.name).toBe('add');
     expect(mcp.call ?? 'tool').toBe('tool'); // the default is not written
@@ -204,7 +204,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     // Screen readers hear it as the badge reads: OK, not Ferry's own 0 before it.
     await expect.poll(() => page.locator('p.sr-only[role="status"]').textContent()).toMatch(/^Response: OK, \d+ ms/);
     await page.getByLabel('Response').getByRole('tab', { name: 'Body' }).click();
-    expect(await page.getByTestId('response-body').textContent()).toMatch(/"sum":\s*5/);
+    await expect.poll(() => page.getByTestId('response-body').textContent()).toMatch(/"sum":\s*5/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-mcp-form.png') });
   });
 
@@ -252,9 +252,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await page.keyboard.type('{ us');
     const offered = page.locator('.cm-tooltip-autocomplete');
     await expect.poll(() => offered.textContent(), { timeout: 10_000 }).toContain('users');
-    const labels = await offered.locator('li').allTextContents();
-    expect(labels.some((l) => l.startsWith('user') && !l.startsWith('users'))).toBe(true);
-    expect(labels.some((l) => l.startsWith('users'))).toBe(true);
+    // The list is drawn again as the typing is read: polled.
+    const labels = () => offered.locator('li').allTextContents();
+    await expect.poll(async () => (await labels()).some((l) => l.startsWith('user') && !l.startsWith('users'))).toBe(true);
+    await expect.poll(async () => (await labels()).some((l) => l.startsWith('users'))).toBe(true);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-graphql-completion.png') });
     await page.keyboard.press('Escape');
   });
@@ -263,9 +264,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await page.getByRole('treeitem', { name: /Silent schema/ }).click();
     const panel = page.getByLabel('GraphQL schema');
     await panel.getByRole('button', { name: 'Read schema' }).click();
-    await expect.poll(() => panel.getByRole('button', { name: 'Reading schema…' }).count(), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => panel.getByRole('button', { name: 'Reading schema…' }).count()).toBe(1);
     await page.getByRole('treeitem', { name: /Users/ }).click();
-    await expect.poll(() => panel.getByRole('button', { name: 'Read schema' }).count(), { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => panel.getByRole('button', { name: 'Read schema' }).count()).toBe(1);
     await page.waitForTimeout(3_000);
     expect(await panel.getByRole('alert').count(), (await panel.textContent()) ?? '').toBe(0);
     expect(await panel.getByRole('button', { name: 'Read schema' }).isEnabled()).toBe(true);
@@ -287,7 +288,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
   const text = (p: string) => fs.readFile(path.join(ws.root, 'requests', p), 'utf8');
   /** The file once it holds `wanted` (the editor saves 0.4 s after the last edit). */
   const fileOnce = async (p: string, wanted: (data: Record<string, unknown>) => boolean) => {
-    await expect.poll(async () => wanted(parse(await text(p).catch(() => 'name: x')) as Record<string, unknown>), { timeout: 5_000 }).toBe(true);
+    await expect.poll(async () => wanted(parse(await text(p).catch(() => 'name: x')) as Record<string, unknown>)).toBe(true);
     return parse(await text(p)) as Record<string, unknown>;
   };
   /** A new request (the sidebar's +), renamed, of `kind`. */
@@ -336,11 +337,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     await expect.poll(() => panel.getByRole('status').textContent()).toContain('Connected to');
     await panel.getByLabel('Message', { exact: true }).fill('ping');
     await panel.getByRole('button', { name: 'Send', exact: true }).click();
-    await expect.poll(() => got.join(''), { timeout: 5_000 }).toBe('ping\r\n');
+    await expect.poll(() => got.join('')).toBe('ping\r\n');
     // Another kind chosen while connected: the connection of the old kind is closed, as opening
     // another request closes it, and the panel is the new kind's.
     await page.getByLabel('Kind', { exact: true }).selectOption('udp');
-    await expect.poll(() => closed, { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => closed).toBe(1);
     await expect.poll(() => panel.getByRole('button', { name: 'Connect' }).count()).toBe(1);
     await page.getByLabel('Kind', { exact: true }).selectOption('tcp');
 
@@ -349,9 +350,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Other');
     await page.getByRole('treeitem', { name: /Raw line/ }).click();
     await page.getByRole('tab', { name: 'Options' }).click();
-    expect(await options().getByLabel('framing').inputValue()).toBe('line');
-    expect(await options().getByLabel('lineEnding').inputValue()).toBe('crLf');
-    expect(await page.getByLabel('Kind', { exact: true }).inputValue()).toBe('tcp');
+    // The request is read from the server after the click: polled.
+    await expect.poll(() => options().getByLabel('framing').inputValue()).toBe('line');
+    await expect.poll(() => options().getByLabel('lineEnding').inputValue()).toBe('crLf');
+    await expect.poll(() => page.getByLabel('Kind', { exact: true }).inputValue()).toBe('tcp');
     // The Auth tab says that TCP sends no auth (a send with one set fails), before anyone sets one.
     await page.getByRole('tab', { name: 'Auth' }).click();
     expect(await page.getByTestId('kind-auth-note').textContent()).toBe('No auth is sent by TCP requests: an auth set here fails the send, and an inherited one is left out.');
@@ -404,7 +406,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     expect(data).toMatchObject({ method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['protos/echo.proto'], importPaths: ['shared'] } });
     await page.getByTitle('Send (Ctrl+Enter)').click();
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toContain('OK');
-    expect(await page.getByTestId('response-body').textContent()).toContain('hello');
+    await expect.poll(() => page.getByTestId('response-body').textContent()).toContain('hello');
     // The picker reads the same proto files: no reflection needed.
     const picker = page.getByLabel('Methods and tools');
     await picker.getByRole('button', { name: 'List methods and tools' }).click();
@@ -426,7 +428,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     closers.push(() => new Promise<void>((resolve) => socket.close(() => resolve())));
     await newRequest('Txt', 'dns');
     // Chosen as DNS: the method box offers record types and starts on the first.
-    expect(await page.getByLabel('Method', { exact: true }).inputValue()).toBe('A');
+    await expect.poll(() => page.getByLabel('Method', { exact: true }).inputValue()).toBe('A');
     await page.getByLabel('Method', { exact: true }).selectOption('TXT');
     await page.getByLabel('URL').fill('e2e.ferry.test');
     await page.getByRole('tab', { name: 'Options' }).click();
@@ -462,9 +464,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     expect(Object.keys(data.settings as object)).toEqual(['proxy', 'repeat', 'stream']);
     expect(data.settings).toEqual({ proxy: false, repeat: { intervalMs: 500 }, stream: { maxEvents: 2 } });
     await page.getByTitle('Send (Ctrl+Enter)').click();
-    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 5_000 }).toContain('200');
+    await expect.poll(() => page.getByTestId('status').textContent()).toContain('200');
     await page.getByLabel('Response').getByRole('tab', { name: /Events/ }).click();
-    expect(await page.getByLabel('Response').getByRole('list', { name: 'Events' }).locator('li').count()).toBe(2);
+    await expect.poll(() => page.getByLabel('Response').getByRole('list', { name: 'Events' }).locator('li').count()).toBe(2);
     // Repeat switched off: the section goes from the file.
     await page.getByLabel('Repeat', { exact: true }).uncheck();
     await fileOnce('Ticks.yaml', (d) => (d.settings as { repeat?: unknown }).repeat === undefined);
@@ -475,6 +477,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     await page.getByRole('button', { name: 'Servers', exact: true }).click();
     const servers = page.getByLabel('Servers', { exact: true });
     await servers.getByRole('button', { name: 'Start Sio' }).click();
+    // Its URL shows once the start has answered: longer than a step's 8 s on a loaded machine.
+    await page.getByTestId('server-url-sio').waitFor({ timeout: 30_000 });
     const url = (await page.getByTestId('server-url-sio').textContent())!;
     await newRequest('Chat', 'socketio');
     await page.getByLabel('URL').fill(url);
@@ -490,12 +494,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     expect(data.socketio).toEqual({ event: 'hello', ack: true });
 
     await panel.getByRole('button', { name: 'Connect' }).click();
-    await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 5_000 }).toContain('Connected to');
+    await expect.poll(() => panel.getByRole('status').textContent()).toContain('Connected to');
     await panel.getByLabel('Message', { exact: true }).fill('["hi"]');
     await panel.getByRole('button', { name: 'Send', exact: true }).click();
     const list = panel.getByLabel('Messages', { exact: true });
     // Echo mode: the event back, and the acknowledgement with its arguments.
-    await expect.poll(() => list.locator('li.received').count(), { timeout: 5_000 }).toBe(2);
+    await expect.poll(() => list.locator('li.received').count()).toBe(2);
     expect((await list.locator('li.received').allTextContents()).join('\n')).toMatch(/hello[\s\S]*hi/);
     expect((await list.locator('li.received').allTextContents()).join('\n')).toContain('ack');
     // Pushed from the traffic panel with an event name: the open request's connection gets it.
@@ -505,7 +509,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
     await push.getByLabel('Message to send').fill('["extra"]');
     await push.getByRole('button', { name: 'Push' }).click();
     await expect.poll(() => push.getByRole('status').textContent()).toBe('Sent to 1 client.');
-    await expect.poll(() => list.locator('li.received').count(), { timeout: 5_000 }).toBe(3);
+    await expect.poll(() => list.locator('li.received').count()).toBe(3);
     expect(await list.locator('li.received').last().textContent()).toContain('news');
     await panel.getByRole('button', { name: 'Disconnect' }).click();
     await servers.getByRole('button', { name: 'Stop Sio' }).click();
@@ -532,12 +536,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
 
     const panel = page.getByLabel('Live connection');
     await panel.getByRole('button', { name: 'Connect' }).click();
-    await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 5_000 }).toContain('Connected to');
+    await expect.poll(() => panel.getByRole('status').textContent()).toContain('Connected to');
     const other = await mqtt.connectAsync(broker.url);
     await other.publishAsync('e2e/door', 'open', { qos: 1 });
     await other.endAsync();
     const list = panel.getByLabel('Messages', { exact: true });
-    await expect.poll(() => list.locator('li.received').first().textContent(), { timeout: 5_000 }).toContain('open');
+    await expect.poll(() => list.locator('li.received').first().textContent()).toContain('open');
     // The subscription made on Connect is shown once (it reached the page both in the connection's
     // early messages and in the live channel's first batch, and was listed twice).
     expect(await list.locator('li.sent').allTextContents()).toEqual([expect.stringContaining('e2e/# · QoS 1')]);

@@ -78,7 +78,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     await panel.getByLabel('Message', { exact: true }).fill('hi from the composer');
     await panel.getByRole('button', { name: 'Send', exact: true }).click();
     const list = panel.getByLabel('Messages', { exact: true });
-    await expect.poll(() => list.locator('li.received').textContent(), { timeout: 5_000 }).toContain('echo: hi from the composer');
+    await expect.poll(() => list.locator('li.received').textContent()).toContain('echo: hi from the composer');
     expect(await list.locator('li.sent').textContent()).toContain('hi from the composer');
     expect(echo.seen).toEqual(['hi from the composer']);
 
@@ -92,7 +92,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     await expect.poll(() => list.locator('li').count()).toBe(2);
     await panel.getByLabel('Search messages').fill('');
     // Pretty JSON: the sent JSON shown indented.
-    expect(await list.locator('li.sent').nth(1).locator('pre').textContent()).toBe('{\n  "n": 1\n}');
+    await expect.poll(() => list.locator('li.sent').nth(1).locator('pre').textContent()).toBe('{\n  "n": 1\n}');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-live-websocket-light.png') });
 
     await panel.getByLabel('Format').selectOption('hex');
@@ -104,7 +104,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     await panel.getByLabel('Message', { exact: true }).fill('{"n":2}');
     await panel.getByRole('button', { name: 'Save as draft' }).click();
     const file = path.join(ws.root, 'requests/Chat.yaml');
-    await expect.poll(async () => (parse(await fs.readFile(file, 'utf8')) as { body: unknown }).body, { timeout: 5_000 }).toEqual({ type: 'json', text: '{"n":2}' });
+    await expect.poll(async () => (parse(await fs.readFile(file, 'utf8')) as { body: unknown }).body).toEqual({ type: 'json', text: '{"n":2}' });
 
     await panel.getByRole('button', { name: 'Disconnect' }).click();
     await expect.poll(() => panel.getByRole('status').textContent()).toContain('Ended: closed by you');
@@ -125,19 +125,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     await panel.getByLabel('Topic').fill('home/kitchen/temp');
     await panel.getByLabel('Message', { exact: true }).fill('21.5');
     await panel.getByRole('button', { name: 'Send', exact: true }).click();
-    await expect.poll(() => list.locator('li.received').first().textContent(), { timeout: 5_000 }).toContain('21.5');
+    await expect.poll(() => list.locator('li.received').first().textContent()).toContain('21.5');
     expect(await list.locator('li.received').first().textContent()).toContain('home/kitchen/temp · QoS 1');
 
     const other = await mqtt.connectAsync(broker.url);
     await other.publishAsync('home/hall/temp', '19');
     await other.endAsync();
-    await expect.poll(() => list.locator('li.received').count(), { timeout: 5_000 }).toBe(2);
+    await expect.poll(() => list.locator('li.received').count()).toBe(2);
     expect(await list.locator('li.received').nth(1).textContent()).toContain('home/hall/temp');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-live-mqtt-light.png') });
 
     await panel.getByRole('button', { name: 'Save as draft' }).click();
     const file = path.join(ws.root, 'requests/Sensors.yaml');
-    await expect.poll(async () => (parse(await fs.readFile(file, 'utf8')) as { mqtt?: unknown }).mqtt, { timeout: 5_000 }).toMatchObject({ topic: 'home/kitchen/temp', qos: 1 });
+    await expect.poll(async () => (parse(await fs.readFile(file, 'utf8')) as { mqtt?: unknown }).mqtt).toMatchObject({ topic: 'home/kitchen/temp', qos: 1 });
     await panel.getByRole('button', { name: 'Disconnect' }).click();
   });
 
@@ -152,16 +152,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 10_000 }).toContain('Connected to');
     const list = panel.getByLabel('Messages', { exact: true });
     await panel.getByRole('button', { name: 'List tools' }).click();
-    await expect.poll(() => list.locator('li.received').first().textContent(), { timeout: 5_000 }).toContain('listTools result');
+    await expect.poll(() => list.locator('li.received').first().textContent()).toContain('listTools result');
     expect(await list.locator('li.received').first().textContent()).toContain('Adds two numbers');
     // The composer starts from the file's mcp.name and mcp.arguments.
-    expect(await panel.getByLabel('Name').inputValue()).toBe('add');
+    await expect.poll(() => panel.getByLabel('Name').inputValue()).toBe('add');
     await panel.getByRole('button', { name: 'Call tool' }).click();
-    await expect.poll(() => list.locator('li.received').nth(1).textContent(), { timeout: 5_000 }).toContain('callTool result');
+    await expect.poll(() => list.locator('li.received').nth(1).textContent()).toContain('callTool result');
     expect(await list.locator('li.received').nth(1).textContent()).toMatch(/"sum":\s*5/);
     await panel.getByLabel('Name').fill('nope');
     await panel.getByRole('button', { name: 'Call tool' }).click();
-    await expect.poll(() => panel.getByRole('alert').textContent(), { timeout: 5_000 }).toContain('the MCP server has no tool "nope"; it has: add');
+    await expect.poll(() => panel.getByRole('alert').textContent()).toContain('the MCP server has no tool "nope"; it has: add');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-live-mcp.png') });
     await panel.getByRole('button', { name: 'Disconnect' }).click();
     await expect.poll(() => panel.getByRole('status').textContent()).toContain('Ended: closed by you');
@@ -176,7 +176,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     await panel.getByLabel('Message', { exact: true }).fill('SGk=');
     await panel.getByRole('button', { name: 'Save as draft' }).click();
     const saved = async () => parse(await fs.readFile(file, 'utf8')) as { body: unknown; socket?: { encoding?: string } };
-    await expect.poll(async () => (await saved()).body, { timeout: 5_000 }).toEqual({ type: 'text', text: '48 69' });
+    await expect.poll(async () => (await saved()).body).toEqual({ type: 'text', text: '48 69' });
     expect((await saved()).socket?.encoding).toBe('hex');
 
     const before = await fs.readFile(file, 'utf8');
@@ -203,16 +203,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
       await panel.getByRole('button', { name: 'Connect' }).click();
       await expect.poll(() => panel.getByRole('status').textContent()).toBe('Connecting…');
       await panel.getByRole('button', { name: 'Cancel connecting' }).click();
-      await expect.poll(() => panel.getByRole('status').textContent(), { timeout: 5_000 }).toBe('Not connected');
-      await expect.poll(() => closed, { timeout: 5_000 }).toBe(1); // the attempt's socket closed
+      await expect.poll(() => panel.getByRole('status').textContent()).toBe('Not connected');
+      await expect.poll(() => closed).toBe(1); // the attempt's socket closed
       await panel.getByRole('button', { name: 'Connect' }).click();
       await expect.poll(() => panel.getByRole('status').textContent()).toBe('Connecting…');
       // Another request opened meanwhile: its panel is ready at once, and the attempt is dropped.
       await page.getByRole('treeitem', { name: /Chat/ }).click();
       await expect.poll(() => panel.getByLabel('Message', { exact: true }).inputValue()).not.toBe('');
-      expect(await panel.getByRole('status').textContent()).toBe('Not connected');
-      expect(await panel.getByRole('button', { name: 'Connect' }).isEnabled()).toBe(true);
-      await expect.poll(() => closed, { timeout: 5_000 }).toBe(2);
+      await expect.poll(() => panel.getByRole('status').textContent()).toBe('Not connected');
+      await expect.poll(() => panel.getByRole('button', { name: 'Connect' }).isEnabled()).toBe(true);
+      await expect.poll(() => closed).toBe(2);
     } finally {
       for (const socket of held) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));
