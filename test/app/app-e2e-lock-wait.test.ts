@@ -64,8 +64,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: dialogs that writ
       await expect.poll(() => wait.textContent(), { timeout: 10_000 }).toMatch(new RegExp(`^Waiting for ferry import \\(process ${holder.pid}, since \\d\\d:\\d\\d:\\d\\d UTC\\) to finish writing to this workspace before saving…$`));
       await expect.poll(() => dialog.textContent(), { timeout: 10_000 }).toMatch(new RegExp(`The workspace is being changed by ferry import \\(process ${holder.pid}, since .*\\)\\. Wait for it to finish, then try again\\.`));
       // The server said the wait is over (live `lockWaitOver`): said nowhere in the page any more.
-      await expect.poll(() => wait.count(), { timeout: 5_000 }).toBe(0);
-      await expect.poll(() => page.getByText(/^Waiting for ferry import/).count(), { timeout: 5_000 }).toBe(0);
+      await expect.poll(() => wait.count()).toBe(0);
+      await expect.poll(() => page.getByText(/^Waiting for ferry import/).count()).toBe(0);
       expect(await folderSnapshot(ws.root)).toEqual(before);
     } finally {
       delete process.env.FERRY_LOCK_WAIT_MS;
