@@ -122,9 +122,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
       await page.mouse.up();
     };
     await drag(-width / 5, 0);
-    expect(await shown('width')).toEqual(['30', 30]);
+    await expect.poll(() => shown('width')).toEqual(['30', 30]);
     await drag(width, 0);
-    expect(await shown('width')).toEqual(['80', 80]);
+    await expect.poll(() => shown('width')).toEqual(['80', 80]);
 
     // The keyboard: ← → by 2% (Shift: 8%), Home and End to the bounds.
     expect(await bar.getAttribute('tabindex')).toBe('0');
@@ -132,28 +132,29 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Shift+ArrowRight');
-    expect(await shown('width')).toEqual(['30', 30]);
+    await expect.poll(() => shown('width')).toEqual(['30', 30]);
     await page.keyboard.press('ArrowLeft');
-    expect(await shown('width')).toEqual(['28', 28]);
+    await expect.poll(() => shown('width')).toEqual(['28', 28]);
 
     // Stacked: the answer below the editor, the bar horizontal (↑ ↓), the same share of the height.
     const layout = page.getByRole('button', { name: 'Answer below the request' });
     expect(await layout.getAttribute('aria-pressed')).toBe('false');
     await layout.click();
-    expect(await layout.getAttribute('aria-pressed')).toBe('true');
+    // Each move, key and layout change is drawn after its event: polled.
+    await expect.poll(() => layout.getAttribute('aria-pressed')).toBe('true');
     bar = page.getByRole('separator', { name: 'Request editor height' });
-    expect(await bar.getAttribute('aria-orientation')).toBe('horizontal');
+    await expect.poll(() => bar.getAttribute('aria-orientation')).toBe('horizontal');
+    await expect.poll(() => shown('height')).toEqual(['28', 28]);
     const [editorBox, answerBox] = [(await editor.boundingBox())!, (await answer.boundingBox())!];
     expect(answerBox.y).toBeGreaterThanOrEqual(editorBox.y + editorBox.height - 1);
     expect(Math.round(answerBox.width)).toBe(Math.round((await panes.boundingBox())!.width));
-    expect(await shown('height')).toEqual(['28', 28]);
     await bar.focus();
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('ArrowDown');
-    expect(await shown('height')).toEqual(['38', 38]);
+    await expect.poll(() => shown('height')).toEqual(['38', 38]);
     const height = (await panes.boundingBox())!.height;
     await drag(0, height / 10);
-    expect(await shown('height')).toEqual(['48', 48]);
+    await expect.poll(() => shown('height')).toEqual(['48', 48]);
     // The answer still works in its smaller pane.
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Headers/ }).click();
     await expect.poll(() => page.getByRole('table', { name: 'Response headers' }).textContent()).toContain('application/json');
@@ -161,7 +162,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await page.screenshot({ path: path.join(ARTIFACTS, 'split-stacked.png') });
 
     const kept = path.join(ws.dataDir, 'app-view.json');
-    await expect.poll(() => fs.readFile(kept, 'utf8').then((t) => JSON.parse(t) as unknown, () => null), { timeout: 5_000 }).toEqual({ editorShare: 48, splitLayout: 'stacked' });
+    await expect.poll(() => fs.readFile(kept, 'utf8').then((t) => JSON.parse(t) as unknown, () => null)).toEqual({ editorShare: 48, splitLayout: 'stacked' });
 
     // The next start (another port): stacked, at 48%.
     const next = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
@@ -170,7 +171,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
       await gotoApp(other, next);
       const otherBar = other.getByRole('separator', { name: 'Request editor height' });
       await expect.poll(() => otherBar.getAttribute('aria-valuenow')).toBe('48');
-      expect(await other.getByRole('button', { name: 'Answer below the request' }).getAttribute('aria-pressed')).toBe('true');
+      await expect.poll(() => other.getByRole('button', { name: 'Answer below the request' }).getAttribute('aria-pressed')).toBe('true');
     } finally {
       await other.close();
       await next.close();
@@ -183,9 +184,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await page.keyboard.press('Enter');
     await expect.poll(() => layout.getAttribute('aria-pressed')).toBe('false');
     bar = page.getByRole('separator', { name: 'Request editor width' });
-    expect(await shown('width')).toEqual(['48', 48]);
+    await expect.poll(() => shown('width')).toEqual(['48', 48]);
     await bar.dblclick();
-    expect(await shown('width')).toEqual(['50', 50]);
+    await expect.poll(() => shown('width')).toEqual(['50', 50]);
     await expect.poll(() => fs.readFile(kept, 'utf8').then((t) => JSON.parse(t) as unknown)).toEqual({ editorShare: 50, splitLayout: 'side-by-side' });
   });
 
@@ -243,12 +244,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
     // Past 1 MB: plain text, whole.
     expect(await page.getByTestId('response-code').count()).toBe(0);
+    // The body is drawn again once its tab is back: polled.
+    await expect.poll(async () => (await bodyFacts()).tail).toMatch(/"b"\n    \],\n    "active": false\n  \}\n\]$/);
     const facts = await bodyFacts();
-    expect(facts.tail).toMatch(/"b"\n    \],\n    "active": false\n  \}\n\]$/);
     expect(facts.length).toBeGreaterThan(BIG.length);
     // Raw is the whole body as sent.
     await page.getByRole('button', { name: 'raw', exact: true }).click();
-    expect((await bodyFacts()).length).toBe(BIG.length);
+    await expect.poll(async () => (await bodyFacts()).length).toBe(BIG.length);
     await page.getByRole('button', { name: 'pretty', exact: true }).click();
 
     // Copy in pretty: the whole body as the view shows it.
@@ -267,20 +269,20 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     // The view picked before (pretty, raw) is kept for the next text answers, but an image still opens on its preview.
     await page.getByRole('button', { name: 'raw', exact: true }).click();
     await send('Picture');
-    expect(await page.getByRole('button', { name: 'preview', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByRole('button', { name: 'preview', exact: true }).getAttribute('aria-pressed')).toBe('true');
     const picture = page.getByRole('img', { name: 'Response body' });
     const drawn = () => picture.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : -1));
     await expect.poll(drawn).toBe(0);
     expect(await page.getByTestId('body-shown').textContent()).toMatch(/^Showing the first 2\.0 MB of 2\.9 MB\./);
     await page.getByRole('button', { name: 'Show all' }).click();
     await expect.poll(drawn, { timeout: 20_000 }).toBe(40);
-    expect(await page.getByTestId('body-shown').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('body-shown').count()).toBe(0);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Save to file' }).click()]);
     expect(download.suggestedFilename()).toBe('Picture.svg');
     // The next text answer is shown raw, as picked.
     await send('Ids');
-    expect(await page.getByRole('button', { name: 'raw', exact: true }).getAttribute('aria-pressed')).toBe('true');
-    expect(await body().textContent()).toBe('{"id":9007199254740993,"price":1.10}');
+    await expect.poll(() => page.getByRole('button', { name: 'raw', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => body().textContent()).toBe('{"id":9007199254740993,"price":1.10}');
     await page.getByRole('button', { name: 'pretty', exact: true }).click();
   });
 
@@ -295,13 +297,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
 
   it('text in the charset its Content-Type names; text/plain that is not UTF-8 shown as text with U+FFFD and said, not as hex', async () => {
     await send('Latin1');
-    expect(await body().textContent()).toBe('café crème');
-    expect(await page.getByTestId('body-lossy').count()).toBe(0);
+    await expect.poll(() => body().textContent()).toBe('café crème');
+    await expect.poll(() => page.getByTestId('body-lossy').count()).toBe(0);
     await send('Undeclared');
-    expect(await body().textContent()).toBe('caf\ufffd cr\ufffdme');
-    expect(await page.getByTestId('body-lossy').textContent()).toBe('Some bytes are not valid UTF-8: shown as �; hex shows them as sent.');
+    await expect.poll(() => body().textContent()).toBe('caf\ufffd cr\ufffdme');
+    await expect.poll(() => page.getByTestId('body-lossy').textContent()).toBe('Some bytes are not valid UTF-8: shown as �; hex shows them as sent.');
     await page.getByRole('button', { name: 'hex', exact: true }).click();
-    expect(await page.locator('pre.hex').textContent()).toContain('63 61 66 e9 20 63 72 e8 6d 65');
+    await expect.poll(() => page.locator('pre.hex').textContent()).toContain('63 61 66 e9 20 63 72 e8 6d 65');
     await page.getByRole('button', { name: 'pretty', exact: true }).click();
   });
 
@@ -318,7 +320,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     const layout = page.getByRole('button', { name: 'Answer below the request' });
     for (const stacked of [false, true]) {
       if (stacked) await layout.click();
-      expect(await layout.getAttribute('aria-pressed')).toBe(String(stacked));
+      await expect.poll(() => layout.getAttribute('aria-pressed')).toBe(String(stacked));
       const pane = (await answer.boundingBox())!;
       const shown = (await body().boundingBox())!;
       // The body ends at the pane's padding (10 px), not at 60% of the window.
@@ -337,7 +339,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await send('Nothing');
     expect(await page.getByTestId('status').textContent()).toBe('204 No Content');
     expect(await page.getByTestId('no-body').textContent()).toBe('No body: this answer has none (204 never carries one). Its headers are in Headers.');
-    expect(await body().count()).toBe(0);
+    await expect.poll(() => body().count()).toBe(0);
   });
 
   it('a thousand headers: counted on the tab and listed', async () => {
@@ -346,33 +348,33 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     expect(await tab.textContent()).toMatch(/^Headers ?100\d$/);
     await tab.click();
     const rows = page.getByRole('table', { name: 'Response headers' }).getByRole('row');
-    expect(await rows.count()).toBeGreaterThan(1000);
-    expect(await page.getByRole('table', { name: 'Response headers' }).textContent()).toContain('x-h-999value 999');
+    await expect.poll(() => rows.count()).toBeGreaterThan(1000);
+    await expect.poll(() => page.getByRole('table', { name: 'Response headers' }).textContent()).toContain('x-h-999value 999');
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
   });
 
   it('a redirect chain: counted beside the status, each hop listed in Timings with its status', async () => {
     await send('Hops');
-    expect(await body().textContent()).toBe('landed');
+    await expect.poll(() => body().textContent()).toBe('landed');
     const hops = page.getByTestId('redirects');
     expect(await hops.textContent()).toBe('3 redirects');
     await hops.click();
     const table = page.getByRole('table', { name: 'Redirects' });
-    expect(await table.getByRole('row').allTextContents()).toEqual([
+    await expect.poll(() => table.getByRole('row').allTextContents()).toEqual([
       `302${site.url}/hop/3`,
       `301${site.url}/hop/2`,
       `302${site.url}/hop/1`,
       `200${site.url}/hop/0`,
     ]);
     await send('User');
-    expect(await page.getByTestId('redirects').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('redirects').count()).toBe(0);
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Body/ }).click();
   });
 
   it('the cookies an answer sets, with their attributes; a long token shown whole, wrapped in its cell', async () => {
     await send('Cookies');
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Cookies/ }).click();
-    expect(await page.getByRole('table', { name: 'Response cookies' }).getByRole('row').allTextContents()).toEqual(['NameValueAttributes', 'sessionabcPath=/; HttpOnly', 'themedarkMax-Age=60', `token${TOKEN}Secure`]);
+    await expect.poll(() => page.getByRole('table', { name: 'Response cookies' }).getByRole('row').allTextContents()).toEqual(['NameValueAttributes', 'sessionabcPath=/; HttpOnly', 'themedarkMax-Age=60', `token${TOKEN}Secure`]);
     const token = page.getByTestId('cookie-value').last();
     // All of it on screen: no ellipsis, nothing cut off.
     expect(await token.evaluate((el) => [el.scrollWidth <= el.clientWidth, el.getBoundingClientRect().right <= (el.closest('section')!.getBoundingClientRect().right)])).toEqual([true, true]);
