@@ -126,8 +126,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
 
     // Raw stays the body as sent, plain.
     await page.getByRole('button', { name: 'raw', exact: true }).click();
-    expect(await page.getByTestId('response-body').textContent()).toBe(ANSWERS['/user']![1]);
-    expect(await code().count()).toBe(0);
+    await expect.poll(() => page.getByTestId('response-body').textContent()).toBe(ANSWERS['/user']![1]);
+    await expect.poll(() => code().count()).toBe(0);
     await page.getByRole('button', { name: 'pretty', exact: true }).click();
     await expect.poll(() => token('"Ada"').count()).toBe(1);
   });
@@ -153,8 +153,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
     await expect.poll(lines).toEqual(['<?xml version="1.0"?>', '<feed lang="en">', '  <!-- news -->', '  <title>News</title>', '</feed>']);
     await send('Note');
     await expect.poll(() => page.getByTestId('response-body').textContent()).toBe(ANSWERS['/note']![1]);
-    expect(await page.locator('pre.body[data-testid="response-body"]').count()).toBe(1);
-    expect(await code().count()).toBe(0);
+    await expect.poll(() => page.locator('pre.body[data-testid="response-body"]').count()).toBe(1);
+    await expect.poll(() => code().count()).toBe(0);
   });
 
   it('highlighted bodies keep 4.5:1 contrast in both themes', async () => {

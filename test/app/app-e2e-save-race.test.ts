@@ -133,9 +133,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     held.release();
     await held.answered;
     expect(parse(await read('environments/local.yaml'))).toEqual({ name: 'Local', variables: [{ key: 'who', value: 'two' }] });
+    // The answer taken (a loaded page can take longer than `answered`'s moment): polled first,
+    // so that the checks after it look at the dialog as the answer left it.
+    await expect.poll(() => dialog.getByRole('status').textContent()).toBe('Saved. What you typed after pressing Save is not saved yet: Save again to keep it.');
     expect(await dialog.count()).toBe(1);
     expect(await dialog.getByLabel('Value 1', { exact: true }).inputValue()).toBe('three');
-    expect(await dialog.getByRole('status').textContent()).toBe('Saved. What you typed after pressing Save is not saved yet: Save again to keep it.');
     // The app's own write (the watcher's report of it) is no conflict.
     await page.waitForTimeout(1500);
     expect(await dialog.getByRole('group', { name: 'Changed on disk' }).count()).toBe(0);
@@ -158,9 +160,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     held.release();
     await held.answered;
     expect(parse(await read('requests/Users/_folder.yaml'))).toEqual({ name: 'Users', headers: [{ key: 'X-Team', value: 'one' }] });
+    await expect.poll(() => dialog.getByRole('status').last().textContent()).toBe('Saved. What you typed after pressing Save is not saved yet: Save again to keep it.');
     expect(await dialog.count()).toBe(1);
     expect(await dialog.getByLabel('Header value 1').inputValue()).toBe('two');
-    expect(await dialog.getByRole('status').last().textContent()).toBe('Saved. What you typed after pressing Save is not saved yet: Save again to keep it.');
     await page.waitForTimeout(1500);
     expect(await dialog.getByRole('group', { name: 'Changed on disk' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -181,7 +183,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     await timeout.press('0');
     held.release();
     await held.answered;
-    expect(await dialog.getByRole('status').textContent()).toBe('timeoutMs saved.');
+    await expect.poll(() => dialog.getByRole('status').textContent()).toBe('timeoutMs saved.');
     expect(await timeout.inputValue()).toBe('15000');
     await timeout.press('Tab');
     const stored = () => page.evaluate(async () => ((await (await fetch('/api/app-settings')).json()) as { settings: { key: string; text: string }[] }).settings.find((s) => s.key === 'timeoutMs')?.text);
@@ -236,18 +238,18 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
       return key!.value === '' ? '' : `${check!.type === 'checkbox' && !check!.checked ? '!' : ''}${key!.value}`;
     }).filter(Boolean).join(' '));
     await table.getByLabel('Query parameter b enabled').uncheck();
-    expect(await keys()).toBe('a !b c');
-    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/p?a=1&c=3');
+    await expect.poll(keys).toBe('a !b c');
+    await expect.poll(() => page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/p?a=1&c=3');
     // The file (spec 2.3, 2.4): the URL without it, the row in disabledParams with enabled: false.
     await expect.poll(async () => parse(await read('requests/Params.yaml'))).toEqual({
       name: 'Params', seq: 2, url: 'http://127.0.0.1:9/p?a=1&c=3', disabledParams: [{ key: 'b', value: '2', enabled: false }],
     });
     // Edited while off, then on again: same place in the table and the URL.
     await table.getByLabel('Query parameter value 2').fill('20');
-    expect(await keys()).toBe('a !b c');
+    await expect.poll(keys).toBe('a !b c');
     await table.getByLabel('Query parameter b enabled').check();
-    expect(await keys()).toBe('a b c');
-    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/p?a=1&b=20&c=3');
+    await expect.poll(keys).toBe('a b c');
+    await expect.poll(() => page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/p?a=1&b=20&c=3');
     await expect.poll(async () => parse(await read('requests/Params.yaml'))).toEqual({ name: 'Params', seq: 2, url: 'http://127.0.0.1:9/p?a=1&b=20&c=3' });
   });
 });

@@ -201,7 +201,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await fs.writeFile(path.join(ws.root, 'requests/Broken/_folder.yaml'), 'name: Broken\nheaders:\n  - key: X-Fixed\n    value: "1"\n');
     await expect.poll(() => dialog.getByRole('alert').count(), { timeout: 10_000 }).toBe(0);
     await dialog.getByRole('tab', { name: 'Headers' }).click();
-    expect(await dialog.getByLabel('Header key 1').inputValue()).toBe('X-Fixed');
+    await expect.poll(() => dialog.getByLabel('Header key 1').inputValue()).toBe('X-Fixed');
     // OAuth 2.0 here: Get token fetches the token of the auth as the dialog holds it (not saved yet),
     // cached where the requests inside that inherit it look (their first send uses it).
     await dialog.getByRole('tab', { name: 'Auth' }).click();
@@ -242,10 +242,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await expect.poll(() => tabs(dialog)).toEqual(['Auth', 'Headers', 'Scripts', 'Docs', 'API spec']);
     await dialog.getByRole('tab', { name: 'API spec' }).click();
     const toggle = dialog.getByRole('switch', { name: 'Check responses against the spec' });
-    expect(await toggle.isChecked()).toBe(true);
-    expect(await dialog.getByTestId('settings-openapi').textContent()).toContain('kept as specs/shop.yaml');
+    await expect.poll(() => toggle.isChecked()).toBe(true);
+    await expect.poll(() => dialog.getByTestId('settings-openapi').textContent()).toContain('kept as specs/shop.yaml');
     await toggle.uncheck();
-    expect(await dialog.getByTestId('settings-openapi').textContent()).toContain('The document stays linked, and Update from API spec keeps working.');
+    await expect.poll(() => dialog.getByTestId('settings-openapi').textContent()).toContain('The document stays linked, and Update from API spec keeps working.');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-folder-settings-api-spec.png') });
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
@@ -308,20 +308,20 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     expect(await dialog.getByTestId('auth-kept-fields').textContent()).toBe('Kept in the file for another grant, not used by password: authUrl.');
 
     await dialog.getByLabel('Auth Grant type').selectOption('authorizationCode');
-    expect(await shown()).toEqual(['Auth Grant type', 'Auth Token URL', 'Auth Authorization URL', 'Auth Redirect URI', ...common.slice(1), 'PKCE (S256)']);
-    expect(await dialog.getByLabel('Auth Authorization URL').inputValue()).toBe('https://id.example/authorize');
-    expect(await dialog.getByLabel('PKCE (S256)').isChecked()).toBe(false);
-    expect(await dialog.getByTestId('auth-kept-fields').textContent()).toBe('Kept in the file for another grant, not used by authorizationCode: username, password.');
+    await expect.poll(shown).toEqual(['Auth Grant type', 'Auth Token URL', 'Auth Authorization URL', 'Auth Redirect URI', ...common.slice(1), 'PKCE (S256)']);
+    await expect.poll(() => dialog.getByLabel('Auth Authorization URL').inputValue()).toBe('https://id.example/authorize');
+    await expect.poll(() => dialog.getByLabel('PKCE (S256)').isChecked()).toBe(false);
+    await expect.poll(() => dialog.getByTestId('auth-kept-fields').textContent()).toBe('Kept in the file for another grant, not used by authorizationCode: username, password.');
 
     await dialog.getByLabel('Auth Grant type').selectOption('clientCredentials');
-    expect(await shown()).toEqual(['Auth Grant type', ...common]);
-    expect(await dialog.getByTestId('auth-kept-fields').textContent()).toBe('Kept in the file for another grant, not used by clientCredentials: authUrl, username, password.');
+    await expect.poll(shown).toEqual(['Auth Grant type', ...common]);
+    await expect.poll(() => dialog.getByTestId('auth-kept-fields').textContent()).toBe('Kept in the file for another grant, not used by clientCredentials: authUrl, username, password.');
     // A slip of the type select (oauth2 → basic → oauth2) brings the OAuth 2.0 settings back, as in Postman.
     await dialog.getByLabel('Auth type').selectOption('basic');
-    expect(await dialog.getByLabel('Auth Username').inputValue()).toBe('');
+    await expect.poll(() => dialog.getByLabel('Auth Username').inputValue()).toBe('');
     await dialog.getByLabel('Auth type').selectOption('oauth2');
-    expect(await dialog.getByLabel('Auth Grant type').inputValue()).toBe('clientCredentials');
-    expect(await dialog.getByLabel('Auth Client ID').inputValue()).toBe('app');
+    await expect.poll(() => dialog.getByLabel('Auth Grant type').inputValue()).toBe('clientCredentials');
+    await expect.poll(() => dialog.getByLabel('Auth Client ID').inputValue()).toBe('app');
     await dialog.getByLabel('Auth Client ID').fill('app-2');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count()).toBe(0);
