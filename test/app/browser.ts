@@ -81,10 +81,13 @@ export async function openAppPage(ws: TempWorkspace, options: AppPageOptions = {
   return { app, browser, page };
 }
 
-/** Opens the printed link and waits for the app itself: the link's own page sets the cookie and goes on to `/`. */
+/**
+ * Opens the printed link and waits for the app itself: the link's own page sets the cookie and goes
+ * on to `/`. Up to 30 s, not a step's 8 s: a first load on a loaded machine parses the whole bundle.
+ */
 export async function gotoApp(page: Page, app: AppServer): Promise<void> {
-  await page.goto(app.url);
-  await page.waitForURL(`http://127.0.0.1:${app.port}/`);
+  await page.goto(app.url, { timeout: 30_000 });
+  await page.waitForURL(`http://127.0.0.1:${app.port}/`, { timeout: 30_000 });
 }
 
 /** Closes what `openAppPage` opened (either part may be missing when set-up failed). */
