@@ -316,12 +316,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     for (const stacked of [false, true]) {
       if (stacked) await layout.click();
       await expect.poll(() => layout.getAttribute('aria-pressed')).toBe(String(stacked));
-      const pane = (await answer.boundingBox())!;
-      const shown = (await body().boundingBox())!;
+      // Polled: this request's answer was already on the page, so the send's status poll can pass
+      // before "Sending…" replaces it, and the layout change is drawn after its click.
+      const gap = async () => {
+        const pane = (await answer.boundingBox())!;
+        const shown = (await body().boundingBox())!;
+        return Math.abs(pane.y + pane.height - (shown.y + shown.height));
+      };
       // The body ends at the pane's padding (10 px), not at 60% of the window.
-      expect(Math.abs(pane.y + pane.height - (shown.y + shown.height))).toBeLessThan(16);
-      expect(await answer.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(1);
-      expect(await body().evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+      await expect.poll(gap).toBeLessThan(16);
+      await expect.poll(() => answer.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeLessThanOrEqual(1);
+      await expect.poll(() => body().evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
     }
     // Only the body's views fill the pane: the console's one line stays one line high.
     await page.getByRole('tablist', { name: 'Parts of the answer' }).getByRole('tab', { name: /^Console/ }).click();
