@@ -173,7 +173,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await page.keyboard.type('users');
     const second = (await palette().getByRole('option').nth(1).textContent()) ?? '';
     await page.keyboard.press('ArrowDown');
-    expect(await palette().getByRole('option', { selected: true }).textContent()).toBe(second);
+    await expect.poll(() => palette().getByRole('option', { selected: true }).textContent()).toBe(second);
     await page.keyboard.press('Escape');
 
     await page.keyboard.press('Control+k');
@@ -475,7 +475,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
   it('lists this computer\'s sends in History and opens a past send\'s answer', async () => {
     await page.getByRole('treeitem', { name: /Health/ }).click();
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Health');
+    // Health's answer from a step before is still shown, so the status says nothing of this send:
+    // its own answer from the server (given once its history line is written) is waited for.
+    const sent = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/send', { timeout: 15_000 });
     await page.getByRole('button', { name: 'Send' }).click();
+    await sent;
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
     // A run's sends are in the history too, without their answers.
     await page.getByRole('treeitem', { name: /Users/ }).first().click({ button: 'right' });
