@@ -77,7 +77,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     );
     ({ app, browser, page } = await openAppPage(ws));
     await page.getByRole('tree').waitFor();
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await closeAppPage({ browser, app });

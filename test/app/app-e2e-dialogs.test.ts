@@ -470,7 +470,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
         await expect.poll(() => dialog.count(), { message: `${name} closed by ${how}` }).toBe(0);
       }
     }
-  });
+  }, 60_000); // fifteen dialogs opened and closed: past 12 s on a loaded machine
 
   it('lists this computer\'s sends in History and opens a past send\'s answer', async () => {
     await page.getByRole('treeitem', { name: /Health/ }).click();

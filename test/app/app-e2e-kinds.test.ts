@@ -112,7 +112,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     await page.getByLabel('Response').getByRole('tab', { name: 'Details' }).click();
     await expect.poll(() => page.getByTestId('response-detail').textContent()).toContain('"callType": "unary"');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-grpc-picker.png') });
-  });
+  }, 60_000); // reflection, a save and a gRPC call: past 13 s on a loaded machine
 
   it("gRPC and DNS: the status shows the kind's outcome (the status message, not an HTTP status), marked failed by the kind's rule, not HTTP's 400", async () => {
     await page.getByRole('treeitem', { name: /Missing greeting/ }).click();
@@ -135,7 +135,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     const row = page.getByLabel('Run results').locator('tbody tr', { hasText: 'Missing greeting' });
     expect(await row.locator('td').nth(2).textContent()).toBe('5 NOT_FOUND: no greeting for x');
     await page.getByLabel('Close runner').click();
-  });
+  }, 60_000); // three sends and a run of every request: past 14 s on a loaded machine, half the default 30 s
 
   it("the picker's list and error belong to the request shown: a gRPC request's failure is not shown on the next one", async () => {
     const picker = page.getByLabel('Methods and tools');

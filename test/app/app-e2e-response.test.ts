@@ -188,7 +188,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await bar.dblclick();
     await expect.poll(() => shown('width')).toEqual(['50', 50]);
     await expect.poll(() => fs.readFile(kept, 'utf8').then((t) => JSON.parse(t) as unknown)).toEqual({ editorShare: 50, splitLayout: 'side-by-side' });
-  });
+  }, 60_000); // drags, keys, a second app start: past 14 s on a loaded machine
 
   const body = () => page.getByTestId('response-body');
   /** The body's text as the page holds it, read in the page (a whole 20 MB body is not copied out). */
@@ -279,7 +279,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
     await expect.poll(() => page.getByRole('button', { name: 'raw', exact: true }).getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => body().textContent()).toBe('{"id":9007199254740993,"price":1.10}');
     await page.getByRole('button', { name: 'pretty', exact: true }).click();
-  });
+  }, 60_000); // a 3 MB image fetched twice: past 12 s on a loaded machine
 
   it('pretty JSON keeps a 64-bit id and numbers as the server wrote them; JSON under a text Content-Type is indented too', async () => {
     await send('Ids');
