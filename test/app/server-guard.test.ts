@@ -193,7 +193,7 @@ describe.skipIf(browserMissing())('ferry app: the printed link opened by a page,
       const answers: Array<{ status: number; url: string }> = [];
       page.on('response', (r) => answers.push({ status: r.status(), url: r.url() }));
       await page.goto(`file://${file}`);
-      await page.waitForURL(`http://127.0.0.1:${app.port}/`, { timeout: 10_000 });
+      await page.waitForURL(`http://127.0.0.1:${app.port}/`, { timeout: 30_000 }); // a first load on a loaded machine
       await page.waitForLoadState('load');
       expect(answers.filter((a) => a.status === 403), JSON.stringify(answers)).toEqual([]);
       expect(await page.content()).not.toContain('Forbidden');
@@ -217,7 +217,7 @@ describe.skipIf(browserMissing())('ferry app: the printed link opened by a page,
       await page.goto(`http://127.0.0.1:${app.port}/nothing-here`);
       expect(await page.evaluate(() => history.length)).toBe(2);
       await page.goto(app.url);
-      await page.waitForURL(`http://127.0.0.1:${app.port}/`, { timeout: 10_000 });
+      await page.waitForURL(`http://127.0.0.1:${app.port}/`, { timeout: 30_000 }); // a first load on a loaded machine
       await page.waitForLoadState('load');
       // The link's page was replaced by the app: one entry for both, not two.
       expect(await page.evaluate(() => history.length)).toBe(3);
