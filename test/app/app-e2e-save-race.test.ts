@@ -9,12 +9,12 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { browserMissing, closeAppPage, holdRequest, openAppPage } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -26,30 +26,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
   let page: Page;
   const read = (p: string) => fs.readFile(path.join(ws.root, p), 'utf8');
 
-  /**
-   * Holds the page's next `method` request to `url` (sent: the body is the content as it was when
-   * Save was pressed) until `release`; `answered` resolves once the page has the real server's
-   * answer and has had a moment to take it.
-   */
-  async function holdNext(url: RegExp, method: string): Promise<{ sent: Promise<void>; release: () => void; answered: Promise<void> }> {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let arrived!: () => void;
-    const sent = new Promise<void>((resolve) => (arrived = resolve));
-    let taken = false;
-    const handler = async (route: Route) => {
-      if (taken || route.request().method() !== method) return route.fallback();
-      taken = true;
-      arrived();
-      await released;
-      await route.continue();
-      await page.unroute(url, handler);
-    };
-    await page.route(url, handler);
-    const answered = page.waitForResponse((r) => url.test(r.url()) && r.request().method() === method, { timeout: 15_000 })
-      .then(() => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))));
-    return { sent, release, answered };
-  }
+  const holdNext = (url: RegExp, method: string) => holdRequest(page, url, method);
 
   beforeAll(async () => {
     ws = await makeWorkspace({

@@ -5,7 +5,7 @@
  */
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Dialog, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Dialog, type Locator, type Page, type Route } from 'playwright-core';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import type { TempWorkspace } from '../runner/workspace.js';
@@ -115,4 +115,44 @@ export async function waitForFile(file: string, test: (text: string) => boolean,
     if (Date.now() - started > timeoutMs) throw new Error(`${file} did not get the expected content; it holds:\n${text}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+export interface HeldRequest {
+  /** The request has left the page (its body is the content as it was when Save was pressed); with `reachServer`, the server has answered it too. */
+  sent: Promise<void>;
+  release(): void;
+  /** The page has the answer and has had a moment to take it. */
+  answered: Promise<void>;
+}
+
+/**
+ * Holds the page's next `method` request to `url` until `release`: on its way to the real server,
+ * or, with `reachServer`, after the server has answered it (the file is written, the watcher may
+ * report it), its answer kept from the page until then.
+ */
+export async function holdRequest(page: Page, url: RegExp, method: string, { reachServer = false } = {}): Promise<HeldRequest> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let arrived!: () => void;
+  const sent = new Promise<void>((resolve) => (arrived = resolve));
+  let taken = false;
+  const handler = async (route: Route) => {
+    if (taken || route.request().method() !== method) return route.fallback();
+    taken = true;
+    if (reachServer) {
+      const response = await route.fetch();
+      arrived();
+      await released;
+      await route.fulfill({ response });
+    } else {
+      arrived();
+      await released;
+      await route.continue();
+    }
+    await page.unroute(url, handler);
+  };
+  await page.route(url, handler);
+  const answered = page.waitForResponse((r) => url.test(r.url()) && r.request().method() === method, { timeout: 15_000 })
+    .then(() => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))));
+  return { sent, release, answered };
 }

@@ -90,13 +90,15 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       setChangedOnDisk(false);
       setSavedNote(null);
       let closes = true;
-      await sendSave((sent) => {
-        if (currentId === undefined) return api.put<VariablesRead>('/api/workspace/variables', { base: over, variables: sent.rows });
+      const answer = await sendSave<VariablesRead>((sent, after) => {
+        // After a save it follows: that answer's variables are the base, its id and name where they are now.
+        const base = after ? after.variables : over;
+        if (currentId === undefined) return api.put<VariablesRead>('/api/workspace/variables', { base, variables: sent.rows });
         // A new name goes with the variables: the server renames and saves in one change, or
         // neither (a refused value must not leave the environment renamed without its edits).
-        const renamed = sent.name === savedName ? {} : { name: sent.name };
-        return api.put<VariablesRead>('/api/environment/variables', { id: currentId, base: over, variables: sent.rows, mark, ...renamed });
-      }, (answer, typedSince, sent) => {
+        const renamed = sent.name === (after ? after.name : savedName) ? {} : { name: sent.name };
+        return api.put<VariablesRead>('/api/environment/variables', { id: after?.id ?? currentId, base, variables: sent.rows, mark: after?.mark ?? mark, ...renamed });
+      }, (answer, typedSince, sent, sentNext) => {
         if (answer.id !== undefined) setCurrentId(answer.id);
         setSavedName(answer.name);
         if (!typedSince) return;
@@ -106,8 +108,10 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
         if (answer.mark !== undefined) setMark(answer.mark);
         setLoaded(JSON.stringify({ name: sent.name, rows: sent.rows }));
         setError(null);
-        setSavedNote(`Saved. ${TYPED_SINCE_SAVE}`);
+        setSavedNote(sentNext ? null : `Saved. ${TYPED_SINCE_SAVE}`);
       });
+      // Save pressed while a save was on its way, with nothing typed since: that save wrote it.
+      if (!answer) return;
       onSaved();
       if (closes) onClose();
     } catch (e) {

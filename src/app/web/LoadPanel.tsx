@@ -151,13 +151,18 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     setConflict(null);
     setChangedOnDisk(false);
     try {
-      const answer = await sendSave(
-        (loadTest) => api.put<{ id: string; loadTest: LoadTestFile }>('/api/loadtest', { id: selected, ...(base ? { base } : {}), loadTest }),
+      const answer = await sendSave<{ id: string; loadTest: LoadTestFile }>(
+        // After a save it follows: that answer's file (its id, after a rename) is the one written over.
+        (loadTest, after) => api.put<{ id: string; loadTest: LoadTestFile }>('/api/loadtest', after
+          ? { id: after.id, base: after.loadTest, loadTest }
+          : { id: selected, ...(base ? { base } : {}), loadTest }),
         (answer, typedSince) => {
           setSaved(answer.loadTest);
           if (!typedSince) setDraft(answer.loadTest);
         },
       );
+      // Save pressed while a save was on its way, with nothing typed since: that save wrote it.
+      if (!answer) return true;
       // Renamed: its file, so its id, follows the name (2.1.4), and its past runs with it.
       if (answer.id !== selected) {
         setSelected(answer.id);

@@ -74,15 +74,19 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
     setConflict(null);
     setChangedOnDisk(false);
     try {
-      const done = await sendSave((sent) => {
+      const done = await sendSave<ServerEditorView & { warning?: string }>((sent, after) => {
         const { tls, certPath, keyPath, ...rest } = sent.common!;
+        // After a save it follows: that answer's file (its id, after a rename) is the one written over.
+        const file = after ?? view;
         // Empty paths are left out: a self-signed certificate for localhost is used then (2.11).
-        const server = { ...rest, tls: { ...view.server.tls, enabled: tls, certPath: certPath || undefined, keyPath: keyPath || undefined } };
-        return api.put<ServerEditorView & { warning?: string }>('/api/server', { id, server, sectionYaml: sent.yamlText, base: over });
-      }, (done, typedSince) => {
+        const server = { ...rest, tls: { ...file.server.tls, enabled: tls, certPath: certPath || undefined, keyPath: keyPath || undefined } };
+        return api.put<ServerEditorView & { warning?: string }>('/api/server', { id: after?.id ?? id, server, sectionYaml: sent.yamlText, base: after ? after.server : over });
+      }, (done, typedSince, _sent, sentNext) => {
         show(done, !typedSince);
-        setSaved(`Saved ${done.file}.${typedSince ? ` ${TYPED_SINCE_SAVE}` : ''}`);
+        setSaved(`Saved ${done.file}.${typedSince && !sentNext ? ` ${TYPED_SINCE_SAVE}` : ''}`);
       });
+      // Save pressed while a save was on its way, with nothing typed since: that save said it all.
+      if (!done) return;
       if (done.warning) setWarning(`Saved, but it will not start like this: ${done.warning}`);
       // Renamed: the file, so the id, follows the name (2.1.4); the panel opens it under its new id.
       if (done.id !== id) savedAs.current = done.id;

@@ -105,11 +105,14 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
       setConflict(null);
       setSavedNote(null);
       let closes = true;
-      await sendSave((sent) => {
+      const answer = await sendSave<{ settings: EditedSettings; openapi?: SettingsView['openapi'] }>((sent, after) => {
+        // After a save it follows: that answer's settings are the base, and its switch the file's.
+        const fileValidate = after ? after.openapi?.validate !== false : loadedValidate;
+        const base = after ? after.settings : over;
         // The switch goes only when flipped: the file's value is kept otherwise.
-        const flipped = view?.openapi?.spec && sent.validate !== loadedValidate ? { validate: sent.validate } : {};
-        return api.put<{ settings: EditedSettings; openapi?: SettingsView['openapi'] }>(folder ? '/api/folder/settings' : '/api/workspace/settings', { ...(folder ? { path: folder } : {}), settings: sent.settings, ...(over ? { base: over } : {}), ...flipped });
-      }, (answer, typedSince, sent) => {
+        const flipped = view?.openapi?.spec && sent.validate !== fileValidate ? { validate: sent.validate } : {};
+        return api.put<{ settings: EditedSettings; openapi?: SettingsView['openapi'] }>(folder ? '/api/folder/settings' : '/api/workspace/settings', { ...(folder ? { path: folder } : {}), settings: sent.settings, ...(base ? { base } : {}), ...flipped });
+      }, (answer, typedSince, sent, sentNext) => {
         if (!typedSince) return;
         // Typed on while it was saved: the dialog stays open with those edits, over the file's new version.
         closes = false;
@@ -117,8 +120,10 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
         setLoaded(stableJson(sent.settings));
         setLoadedValidate(answer.openapi?.validate !== false);
         setError(null);
-        setSavedNote(`Saved. ${TYPED_SINCE_SAVE}`);
+        setSavedNote(sentNext ? null : `Saved. ${TYPED_SINCE_SAVE}`);
       });
+      // Save pressed while a save was on its way, with nothing typed since: that save wrote it.
+      if (!answer) return;
       onSaved();
       if (closes) onClose();
     } catch (e) {
