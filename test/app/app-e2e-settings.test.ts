@@ -279,6 +279,26 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.count()).toBe(0);
     expect(asked.length).toBe(before);
+
+    // With a header typed and the switch untouched, the switch still follows the file; the
+    // settings on disk are those the dialog read, so no conflict bar, and the header stays.
+    await page.getByRole('treeitem', { name: /Shop/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Settings…' }).click();
+    await dialog.getByRole('tab', { name: 'API spec' }).click();
+    await expect.poll(() => toggle.isChecked()).toBe(false);
+    await dialog.getByRole('tab', { name: 'Headers' }).click();
+    await dialog.getByLabel('Header key 1').fill('X-Shop');
+    await fs.writeFile(path.join(ws.root, 'requests/Shop/_folder.yaml'), '# imported\nname: Shop\nopenapi:\n  spec: specs/shop.yaml\n');
+    await dialog.getByRole('tab', { name: 'API spec' }).click();
+    await expect.poll(() => toggle.isChecked(), { timeout: 10_000 }).toBe(true);
+    expect(await dialog.getByRole('group', { name: 'Changed on disk' }).count()).toBe(0);
+    await dialog.getByRole('tab', { name: 'Headers' }).click();
+    expect(await dialog.getByLabel('Header key 1').inputValue()).toBe('X-Shop');
+    // The header is an edit: Esc asks (confirmed here), and nothing is written.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => asked.length).toBe(before + 1);
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await fs.readFile(path.join(ws.root, 'requests/Shop/_folder.yaml'), 'utf8')).toBe('# imported\nname: Shop\nopenapi:\n  spec: specs/shop.yaml\n');
   }, 90_000);
 
   it('the command palette opens the workspace settings too; Esc without edits closes without asking', async () => {

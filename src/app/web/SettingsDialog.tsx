@@ -4,7 +4,8 @@
  * edited with the request editor's own parts. Saved with Save (Ctrl/Cmd+S); closing with edits
  * asks first; a file changed since it was read shows the conflict bar, as every editor does.
  * `diskChanges` moves when workspace files change on disk (git, an editor): the file is read
- * again, and taken at once unless the dialog holds edits, which then meet the conflict bar.
+ * again, and taken at once unless the dialog holds edits, which then meet the conflict bar
+ * (disk-reread.ts, as the other editors).
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import type { EditedSettings, SettingsView, TokenResponse } from '../shared/api.js';
@@ -13,6 +14,7 @@ import { AuthEditor } from './AuthEditor.js';
 import { ConflictBar } from './ConflictBar.js';
 import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
+import { useDiskReread } from './disk-reread.js';
 import { KeyValueTable } from './KeyValueTable.js';
 import { CodeEditor } from './LazyCodeEditor.js';
 import { DocsEditor } from './RequestEditor.js';
@@ -67,36 +69,34 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
   const [savedNote, setSavedNote] = useState<string | null>(null);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
   const { saving, save: sendSave } = useEditorSave({ settings, validate });
-  // What the disk-change handler needs now, not at the render that made it.
-  const now = useRef({ base, edited, validateEdited: false });
-  now.current = { base, edited, validateEdited: validate !== loadedValidate };
   /** The file's view as last read: Take the file's version takes its switch too. */
   const lastRead = useRef<SettingsView | null>(null);
-  const firstChanges = useRef(diskChanges);
-  useEffect(() => {
-    // A save on its way: its answer says what the file holds (its own write is this change, often).
-    if (diskChanges === firstChanges.current || saving.current) return;
-    api.get<SettingsView>(url).then((read) => {
-      if (saving.current) return;
+  useDiskReread(diskChanges, {
+    // Read even before a first read succeeded (the file did not parse, and may now); not while a
+    // save is on its way: its answer says what the file holds (its own write is this change, often).
+    openKey: () => (saving.current ? undefined : url),
+    read: () => api.get<SettingsView>(url),
+    seen: (read) => {
       setView(read);
       lastRead.current = read;
-      const held = now.current;
       // The switch not flipped here shows the file's value (git or an editor may change it alone).
-      if (!held.validateEdited) takeValidate(read);
-      if (held.base !== null && stableJson(read.settings) === stableJson(held.base)) return;
-      if (held.base !== null && held.edited) {
-        setError(null);
-        setConflict(read.settings);
-        return;
-      }
-      // Nothing typed (or nothing read yet: the file did not parse, and now does): the file's version.
+      if (validate === loadedValidate) takeValidate(read);
+    },
+    same: (read) => base !== null && stableJson(read.settings) === stableJson(base),
+    edited: () => base !== null && edited,
+    conflict: (read) => {
+      setError(null);
+      setConflict(read.settings);
+    },
+    // Nothing typed (or nothing read yet): the file's version.
+    take: (read) => {
       takeValidate(read);
       setSettings(read.settings);
       setBase(read.settings);
       setLoaded(stableJson(read.settings));
       setError(null);
-    }, () => undefined); // gone or broken: a save says so
-  }, [diskChanges]);
+    },
+  });
   const close = useGuardedClose(edited, 'Discard your changes to these settings? (Cancel, then Save to keep them.)', onClose);
   const set = (patch: Partial<EditedSettings>) => setSettings((s) => (s ? { ...s, ...patch } : s));
   const save = async (over = base) => {

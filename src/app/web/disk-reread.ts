@@ -2,7 +2,7 @@
  * An editor's answer to workspace files changing on disk (git, an editor, another tab): when
  * `diskChanges` moves, the open file is read again; with nothing edited the editor takes the
  * disk's version, with edits it keeps them and offers the disk's (the conflict bar). One rule for
- * the app's editors that hold a file (server, load test, variables).
+ * the app's editors that hold a file (server, load test, variables, folder and workspace settings).
  */
 import { useEffect, useRef } from 'react';
 
@@ -14,6 +14,11 @@ export interface DiskReread<T> {
    */
   openKey(): string | undefined;
   read(): Promise<T>;
+  /**
+   * Every read still of the open file, before it is compared: for what follows the file whatever
+   * the edits (the settings dialog's "validate" switch, when not flipped in the dialog).
+   */
+  seen?(read: T): void;
   /** True when what was read is what the editor last loaded or saved: nothing changed for it. */
   same(read: T): boolean;
   edited(): boolean;
@@ -34,7 +39,9 @@ export function useDiskReread<T>(diskChanges: number, reread: DiskReread<T>, pau
     if (paused || diskChanges === first.current || key === undefined) return;
     latest.current.read().then((read) => {
       const now = latest.current;
-      if (now.openKey() !== key || now.same(read)) return;
+      if (now.openKey() !== key) return;
+      now.seen?.(read);
+      if (now.same(read)) return;
       if (now.edited()) now.conflict(read);
       else now.take(read);
     }, () => undefined); // gone or broken: the editor's list and a save say so
