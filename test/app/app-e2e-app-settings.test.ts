@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { browserMissing, closeAppPage, openAppPage } from './browser.js';
@@ -68,5 +68,37 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Application setti
     await expect.poll(() => get('noProxy')).toBe('localhost,.internal');
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog().count()).toBe(0);
+  });
+
+  it('Esc with a value typed and not saved asks first, as the other editors do (Cancel keeps it, OK drops it); Close leaves the field, which saves it', async () => {
+    await page.getByRole('button', { name: 'Application settings' }).click();
+    const timeout = dialog().getByLabel('timeoutMs', { exact: true });
+    await expect.poll(() => timeout.inputValue()).toBe('30000');
+    await timeout.fill('2500');
+    const asked: string[] = [];
+    let discard = false;
+    const onDialog = (d: Dialog) => { asked.push(d.message()); void (discard ? d.accept() : d.dismiss()); };
+    page.on('dialog', onDialog);
+    try {
+      await page.keyboard.press('Escape');
+      await expect.poll(() => asked).toEqual(['Discard what you typed and did not save (timeoutMs)? (Cancel, then press Enter in its field to save it.)']);
+      expect(await timeout.inputValue()).toBe('2500');
+      expect(await dialog().count()).toBe(1);
+      discard = true;
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog().count()).toBe(0);
+      expect(asked.length).toBe(2);
+      expect(await get('timeoutMs')).toBe('30000');
+
+      await page.getByRole('button', { name: 'Application settings' }).click();
+      await expect.poll(() => timeout.inputValue()).toBe('30000');
+      await timeout.fill('2600');
+      await dialog().locator('footer').getByRole('button', { name: 'Close' }).click();
+      await expect.poll(() => dialog().count()).toBe(0);
+      await expect.poll(() => get('timeoutMs')).toBe('2600');
+      expect(asked.length).toBe(2);
+    } finally {
+      page.off('dialog', onDialog);
+    }
   });
 });

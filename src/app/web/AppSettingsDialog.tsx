@@ -2,12 +2,14 @@
  * This computer's application settings (`ferry config`): every setting with its value, what it
  * takes and its default. A change is saved when the field is left (Enter, a click elsewhere), one
  * setting at a time, through the same setter as `ferry config set`; a refused value stays in its
- * field with the refusal beside it.
+ * field with the refusal beside it. Closing with a value typed and not saved asks first, as the
+ * app's other editors do (guarded-close.ts).
  */
 import { useEffect, useState } from 'react';
 import type { AppSettingView, AppSettingsView } from '../shared/api.js';
 import { api } from './api.js';
 import { Modal } from './Modal.js';
+import { useGuardedClose } from './guarded-close.js';
 
 export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
   const [view, setView] = useState<AppSettingsView | null>(null);
@@ -20,6 +22,14 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     api.get<AppSettingsView>('/api/app-settings').then(setView, (e: Error) => setError(e.message));
   }, []);
+  /** The text of each save on its way, by key. */
+  const [sending, setSending] = useState<Record<string, string>>({});
+  /**
+   * Fields whose text is not the stored value and is not being saved (typed, or refused): Esc
+   * drops it, so it asks. A click on Close leaves the field first, which saves it (the rule above).
+   */
+  const unsaved = view ? view.settings.filter((s) => typed[s.key] !== undefined && typed[s.key] !== s.text && sending[s.key] !== typed[s.key]).map((s) => s.key) : [];
+  const close = useGuardedClose(unsaved.length > 0, `Discard what you typed and did not save (${unsaved.join(', ')})? (Cancel, then press Enter in its field to save it.)`, onClose);
 
   const save = async (setting: AppSettingView, text: string) => {
     if (text === setting.text) {
@@ -29,6 +39,7 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
     // The field as this save found it: the text sent, or what Use the default replaces (a switch
     // or a list is shown and saved in one go, so its text is the one sent).
     const found = setting.type === 'flag' || setting.type === 'choice' ? text : typed[setting.key];
+    setSending((s) => ({ ...s, [setting.key]: text }));
     try {
       setView(await api.put<AppSettingsView>('/api/app-settings', { key: setting.key, text }));
       // Saved on Enter, the field may have been typed on while this save was on its way: that text
@@ -41,11 +52,13 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
       if (setting.type === 'flag' || setting.type === 'choice') setTyped(({ [setting.key]: _, ...rest }) => rest);
       setProblems((p) => ({ ...p, [setting.key]: (e as Error).message }));
       setSaved(null);
+    } finally {
+      setSending(({ [setting.key]: was, ...rest }) => (was === text ? rest : { ...rest, [setting.key]: was! }));
     }
   };
 
   return (
-    <Modal label="Application settings" className="wide" onClose={onClose}>
+    <Modal label="Application settings" className="wide" onClose={close}>
       <p className="muted">
         This computer&apos;s settings, for every workspace (as <code>ferry config</code> shows and sets them). A request&apos;s
         own settings override the ones marked “per request” for that request.{view && <> Kept in <code>{view.file}</code>.</>}
@@ -78,7 +91,7 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
       )}
       {error && <p className="error" role="alert">{error}</p>}
       <p className="muted" role="status">{saved ? `${saved} saved.` : ''}</p>
-      <footer><button onClick={onClose}>Close</button></footer>
+      <footer><button onClick={close}>Close</button></footer>
     </Modal>
   );
 }
