@@ -212,4 +212,47 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Save pressed agai
     expect(requests.slice(from).filter((r) => r.method === 'PUT' && editor.put.test(r.url)).map((r) => editor.carried(JSON.parse(r.body!)))).toEqual(['once', 'once more']);
     await editor.settled(page, within);
   });
+
+  it('Application settings: Enter, then typing, Enter and Tab before the answer: one more PUT, of the last text; Enter then Tab alone: one PUT', async () => {
+    await page.getByRole('button', { name: 'Application settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Application settings' });
+    const timeout = dialog.getByLabel('timeoutMs', { exact: true });
+    await expect.poll(() => timeout.inputValue()).toBe('30000');
+    const stored = () => page.evaluate(async () => ((await (await fetch('/api/app-settings')).json()) as { settings: { key: string; text: string }[] }).settings.find((s) => s.key === 'timeoutMs')?.text);
+    const sentTexts = (from: number) => requests.slice(from).filter((r) => r.method === 'PUT' && /\/api\/app-settings$/.test(r.url)).map((r) => (JSON.parse(r.body!) as { text: string }).text);
+
+    let from = requests.length;
+    await timeout.fill('1500');
+    let held = await holdRequest(page, /\/api\/app-settings$/, 'PUT');
+    await timeout.press('Enter');
+    await held.sent;
+    await timeout.press('End');
+    await timeout.press('0');
+    await timeout.press('Enter');
+    await timeout.press('Tab');
+    expect(sentTexts(from)).toEqual(['1500']);
+    held.release();
+    await expect.poll(stored).toBe('15000');
+    await expect.poll(() => dialog.getByRole('status').textContent()).toBe('timeoutMs saved.');
+    expect(await timeout.inputValue()).toBe('15000');
+    expect(sentTexts(from)).toEqual(['1500', '15000']);
+
+    from = requests.length;
+    await timeout.fill('2000');
+    held = await holdRequest(page, /\/api\/app-settings$/, 'PUT');
+    await timeout.press('Enter');
+    await held.sent;
+    await timeout.press('Tab');
+    held.release();
+    await held.answered;
+    await timeout.fill('2100');
+    await timeout.press('Enter');
+    await expect.poll(stored).toBe('2100');
+    // PUTs leave the page in order: nothing between the first and the edit after it.
+    expect(sentTexts(from)).toEqual(['2000', '2100']);
+    await dialog.getByRole('row', { name: /timeoutMs/ }).getByRole('button', { name: 'Use the default' }).click();
+    await expect.poll(stored).toBe('30000');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+  });
 });

@@ -5,11 +5,12 @@
  * field with the refusal beside it. Closing with a value typed and not saved asks first, as the
  * app's other editors do (guarded-close.ts).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AppSettingView, AppSettingsView } from '../shared/api.js';
 import { api } from './api.js';
 import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
+import { EditorSaves } from './save-answer.js';
 
 export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
   const [view, setView] = useState<AppSettingsView | null>(null);
@@ -31,17 +32,30 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
   const unsaved = view ? view.settings.filter((s) => typed[s.key] !== undefined && typed[s.key] !== s.text && sending[s.key] !== typed[s.key]).map((s) => s.key) : [];
   const close = useGuardedClose(unsaved.length > 0, `Discard what you typed and did not save (${unsaved.join(', ')})? (Cancel, then press Enter in its field to save it.)`, onClose);
 
+  /**
+   * One save at a time for each setting, the rule of the other editors (save-answer.ts): Enter
+   * then Tab sends once; a value asked for while a save is on its way is sent after it.
+   */
+  const wanted = useRef<Record<string, string>>({});
+  const saves = useRef(new Map<string, EditorSaves<string>>()).current;
+  const savesOf = (key: string) => saves.get(key) ?? saves.set(key, new EditorSaves(() => wanted.current[key]!)).get(key)!;
+
   const save = async (setting: AppSettingView, text: string) => {
-    if (text === setting.text) {
+    const saving = savesOf(setting.key);
+    // The stored value, unless a save on its way changes it.
+    if (text === setting.text && !saving.saving.current) {
       setTyped(({ [setting.key]: _, ...rest }) => rest);
       return;
     }
     // The field as this save found it: the text sent, or what Use the default replaces (a switch
     // or a list is shown and saved in one go, so its text is the one sent).
     const found = setting.type === 'flag' || setting.type === 'choice' ? text : typed[setting.key];
+    wanted.current[setting.key] = text;
     setSending((s) => ({ ...s, [setting.key]: text }));
     try {
-      setView(await api.put<AppSettingsView>('/api/app-settings', { key: setting.key, text }));
+      const answer = await saving.save((sent) => api.put<AppSettingsView>('/api/app-settings', { key: setting.key, text: sent }), setView);
+      // Asked for while a save of the same text was on its way: that save said it all.
+      if (!answer) return;
       // Saved on Enter, the field may have been typed on while this save was on its way: that text
       // stays, to be saved when the field is left (the rule of the other editors, save-answer.ts).
       setTyped(({ [setting.key]: now, ...rest }) => (now === found ? rest : { ...rest, [setting.key]: now! }));
