@@ -13,7 +13,7 @@ import type { AppServer } from '../../src/app/server/index.js';
 
 import { browserMissing, closeAppPage, gotoApp, openAppPage, waitForFile } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { defineContrast } from '../support/contrast.js';
+import { defineContrast, lowContrast } from '../support/contrast.js';
 import { listenLoopback } from '../support/servers/listen.js';
 
 const missing = browserMissing();
@@ -114,11 +114,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
     for (const theme of ['light', 'dark']) {
       if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await toggle.click();
       await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
-      low.push(...await page.locator('.code-editor[data-label="Body"] .cm-line span').evaluateAll((spans, where) => spans
-        .filter((s) => !s.closest('.cm-variable') && !s.querySelector('.cm-variable'))
-        .map((s) => [s.textContent, window.ferryContrast.of(s)] as const)
-        .filter(([, ratio]) => ratio < 4.5)
-        .map(([text, ratio]) => `${where}: ${text} ${ratio}`), theme));
+      low.push(...await lowContrast(page.locator('.code-editor[data-label="Body"] .cm-line span'), theme, '.cm-variable'));
     }
     expect(low).toEqual([]);
     await toggle.click();

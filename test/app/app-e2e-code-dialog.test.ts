@@ -13,7 +13,7 @@ import { openWorkspace } from '../../src/workspace/index.js';
 
 import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { defineContrast } from '../support/contrast.js';
+import { defineContrast, lowContrast } from '../support/contrast.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -228,10 +228,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
         await dialog().getByRole('option', { name, exact: true }).click();
         await expect.poll(() => dialog().getByTestId('code').getAttribute('data-lang')).not.toBe(before);
         await expect.poll(() => dialog().getByTestId('code').locator('.cm-line span').count()).toBeGreaterThan(3);
-        low.push(...await dialog().getByTestId('code').locator('.cm-line span').evaluateAll((spans, where) => spans
-          .map((s) => [s.textContent, window.ferryContrast.of(s)] as const)
-          .filter(([, ratio]) => ratio < 4.5)
-          .map(([text, ratio]) => `${where}: ${text} ${ratio}`), `${theme} ${name}`));
+        low.push(...await lowContrast(dialog().getByTestId('code').locator('.cm-line span'), `${theme} ${name}`));
       }
       // A selection is drawn in the theme's colour (CodeMirror's own is for light pages).
       await dialog().getByTestId('code').locator('.cm-content').click();

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { defineContrast } from '../support/contrast.js';
+import { defineContrast, lowContrast } from '../support/contrast.js';
 import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
 
 const missing = browserMissing();
@@ -153,10 +153,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: stream messages h
       await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
       const spans = list().locator('pre.text[data-highlighted] span');
       expect(await spans.count()).toBeGreaterThan(10);
-      low.push(...await spans.evaluateAll((all, where) => all
-        .map((s) => [s.textContent, window.ferryContrast.of(s)] as const)
-        .filter(([, ratio]) => ratio < 4.5)
-        .map(([text, ratio]) => `${where}: ${text} ${ratio}`), theme));
+      low.push(...await lowContrast(spans, theme));
     }
     expect(low).toEqual([]);
     await toggle.click();

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { defineContrast } from '../support/contrast.js';
+import { defineContrast, lowContrast } from '../support/contrast.js';
 import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
 
 const missing = browserMissing();
@@ -167,10 +167,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
       for (const name of ['User', 'Feed', 'Page', 'Script', 'Style']) {
         await send(name);
         await expect.poll(() => code().locator('.cm-line span').count()).toBeGreaterThan(2);
-        low.push(...await code().locator('.cm-line span').evaluateAll((spans, where) => spans
-          .map((s) => [s.textContent, window.ferryContrast.of(s)] as const)
-          .filter(([, ratio]) => ratio < 4.5)
-          .map(([text, ratio]) => `${where}: ${text} ${ratio}`), `${theme} ${name}`));
+        low.push(...await lowContrast(code().locator('.cm-line span'), `${theme} ${name}`));
       }
       if (theme === 'dark') await page.screenshot({ path: path.join(ARTIFACTS, 'response-highlighted-dark.png') });
     }

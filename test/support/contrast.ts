@@ -1,3 +1,5 @@
+import type { Locator } from 'playwright-core';
+
 /**
  * WCAG 2 contrast, computed in the page from its own styles (the app's accessibility checks):
  * `await page.evaluate(defineContrast)` puts `ferryContrast` on the page's window, and a page
@@ -36,4 +38,17 @@ export function defineContrast(): void {
     return 'rgb(255, 255, 255)';
   };
   window.ferryContrast = { between, behind, of: (e) => between(getComputedStyle(e).color, behind(e)) };
+}
+
+/**
+ * The elements of `spans` whose text has less than 4.5:1 against what is behind it, each said as
+ * `where: text ratio` (an empty list passes). Needs `defineContrast` in the page first. `except`:
+ * a selector of elements left out, with what is inside or around them (a tint the measure cannot read).
+ */
+export function lowContrast(spans: Locator, where: string, except?: string): Promise<string[]> {
+  return spans.evaluateAll((all, [place, skip]) => all
+    .filter((s) => !skip || (!s.closest(skip) && !s.querySelector(skip)))
+    .map((s) => [s.textContent, window.ferryContrast.of(s)] as const)
+    .filter(([, ratio]) => ratio < 4.5)
+    .map(([text, ratio]) => `${place}: ${text} ${ratio}`), [where, except ?? ''] as const);
 }
