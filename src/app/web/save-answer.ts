@@ -3,8 +3,9 @@
  * save on Save (load test, server, variables, folder and workspace settings; Application settings
  * for each setting). The answer says what the file holds now, so it always becomes the editor's
  * base (what "unsaved" and the next save's conflict check compare with); it replaces what the
- * editor shows only when the editor still holds what was sent. Keystrokes made after Save was pressed stay on screen, count as unsaved, and go
- * with the next save: putting the answer back over them lost them without a word.
+ * editor shows only when the editor still holds what was sent. Keystrokes made after Save was
+ * pressed stay on screen, count as unsaved, and go with the next save: putting the answer back
+ * over them lost them without a word.
  *
  * One save at a time: Save pressed again (a second click, Ctrl+S twice) while one is on its way
  * sends nothing then. When that save has answered, what the editor holds goes in one more save if
