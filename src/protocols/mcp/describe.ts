@@ -10,10 +10,9 @@ import { clientOptions } from './client-options.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { CatalogEntry, KindCatalog } from '../catalog.js';
-import { connectionErrorByCode, innermostMessage, systemCode } from '../connection-errors.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { endSession, httpTransport, mcpTarget, programNotFound, programSpec, stdioTransport } from './transport.js';
+import { connectFailed, endSession, httpTransport, mcpTarget, programSpec, stdioTransport } from './transport.js';
 import { errorLine } from './error-line.js';
 
 /** Listing gives up after this long without a time limit of the request's own: a picker must not hang. */
@@ -32,10 +31,7 @@ export async function describeMcp(prepared: PreparedRequest, context: SendContex
     const tooLarge = (error: SendError) => stop.abort(error);
     transport = chosen === 'stdio' ? (await stdioTransport(programSpec(prepared, options, context.workspaceRoot), context, tooLarge)).transport : httpTransport(chosen, prepared, context, tooLarge);
     await client.connect(transport, requestOptions).catch((error: unknown) => {
-      if (error instanceof SendError) throw error;
-      const code = systemCode(error);
-      if (chosen === 'stdio' && code === 'ENOENT') throw programNotFound(where);
-      throw connectionErrorByCode(code, where, innermostMessage(error)) ?? new SendError(`the MCP server ${where} did not initialize: ${oneLine(error)}.`, 'protocol');
+      throw connectFailed(error, chosen, where);
     });
     const has = client.getServerCapabilities() ?? {};
     const server = client.getServerVersion();
@@ -43,7 +39,7 @@ export async function describeMcp(prepared: PreparedRequest, context: SendContex
     const list = async <T>(what: string, work: () => Promise<T[]>): Promise<T[]> =>
       work().catch((error: unknown) => {
         if (error instanceof SendError) throw error;
-        throw new SendError(`the MCP server ${where} did not list its ${what}: ${oneLine(error)}.`, 'protocol');
+        throw new SendError(`the MCP server ${where} did not list its ${what}: ${errorLine(error)}.`, 'protocol');
       });
     if (has.tools) {
       for (const tool of await list('tools', async () => (await client.listTools(undefined, requestOptions)).tools)) {
@@ -76,6 +72,3 @@ export async function describeMcp(prepared: PreparedRequest, context: SendContex
   }
 }
 
-function oneLine(error: unknown): string {
-  return errorLine(error);
-}

@@ -11,14 +11,14 @@ import { clientOptions } from './client-options.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { PreparedRequest } from '../../request/prepared.js';
-import { connectionErrorByCode, innermostMessage, systemCode } from '../connection-errors.js';
+import { connectionErrorByCode, systemCode } from '../connection-errors.js';
 import type { SendContext } from '../kind.js';
 import { openLive } from '../live/connection.js';
 import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { endSession, httpTransport, mcpTarget, NO_LIMIT_MS, programNotFound, programSpec, type StartedProgram, stdioTransport } from './transport.js';
+import { connectFailed, endSession, httpTransport, mcpTarget, NO_LIMIT_MS, programSpec, type StartedProgram, stdioTransport } from './transport.js';
 import { errorLine } from './error-line.js';
 import { unknownName } from './unknown-name.js';
 import { unansweredText } from './answer-watch.js';
@@ -146,22 +146,12 @@ function argumentsParam(params: Record<string, unknown>, operation: string): Rec
   return value as Record<string, unknown>;
 }
 
-function connectFailed(error: unknown, chosen: string, where: string): SendError {
-  if (error instanceof SendError) return error;
-  const code = systemCode(error);
-  if (chosen === 'stdio' && code === 'ENOENT') return programNotFound(where);
-  return connectionErrorByCode(code, where, innermostMessage(error)) ?? new SendError(`the MCP server ${where} did not initialize: ${oneLine(error)}.`, 'protocol');
-}
-
 async function operationFailed(error: unknown, operation: string, params: Record<string, unknown>, client: Client, timeoutMs: number): Promise<SendError> {
   if (error instanceof SendError) return error;
   if (error instanceof McpError && !unansweredText(error) && (operation === 'callTool' || operation === 'getPrompt')) {
     const missing = await unknownName(client, operation === 'callTool' ? 'tool' : 'prompt', String(params.name), { timeoutMs }, 'invalid');
     if (missing) return missing;
   }
-  return new SendError(`${operation} failed: ${oneLine(error)}.`, 'protocol');
+  return new SendError(`${operation} failed: ${errorLine(error)}.`, 'protocol');
 }
 
-function oneLine(error: unknown): string {
-  return errorLine(error);
-}

@@ -4,7 +4,7 @@
  * `verifyTls` and the proxy settings apply), or a program over stdio — started only when this computer allows it.
  */
 import type { ChildProcess } from 'node:child_process';
-import { lstatSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,9 +16,11 @@ import { loadOnce } from '../../support/load-once.js';
 import type { SendContext } from '../kind.js';
 import { preparedFetch } from '../prepared-fetch.js';
 import { commandWords, programRefused, type ProgramSpec } from '../programs.js';
+import { connectionErrorByCode, innermostMessage, systemCode } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 import { maxResponseBytes } from '../response-limit.js';
 import { AnswerWatch } from './answer-watch.js';
+import { errorLine } from './error-line.js';
 import { BoundedStdoutBuffer, OutputTooLarge } from './stdout-buffer.js';
 
 const hopSigner = loadOnce(() => import('../sign-hop.js'));
@@ -145,13 +147,15 @@ export function programNotFound(where: string): SendError {
   return new SendError(`could not start the program ${where}: the command was not found; check its name, or give its full path (it is looked up on this computer's PATH, without a shell).`, 'other');
 }
 
-/** The entry itself (a symbolic link is not followed), or undefined when nothing is there. */
-function lstatOrUndefined(file: string): ReturnType<typeof lstatSync> | undefined {
-  try {
-    return lstatSync(file);
-  } catch {
-    return undefined;
-  }
+/**
+ * Why connecting failed, said once for live sessions and listings: a program not found, the
+ * connection's own words (refused, reset…), else the server did not initialize.
+ */
+export function connectFailed(error: unknown, chosen: string, where: string): SendError {
+  if (error instanceof SendError) return error;
+  const code = systemCode(error);
+  if (chosen === 'stdio' && code === 'ENOENT') return programNotFound(where);
+  return connectionErrorByCode(code, where, innermostMessage(error)) ?? new SendError(`the MCP server ${where} did not initialize: ${errorLine(error)}.`, 'protocol');
 }
 
 export interface StartedProgram {
@@ -181,7 +185,8 @@ export async function stdioTransport(program: ProgramSpec, context: SendContext,
   const [command, ...args] = commandWords(program.command);
   if (!command) throw new SendError('the command line is empty; give the program that starts the MCP server.', 'other');
   // A start folder that is not there made the spawn fail as ENOENT, read as a command not found.
-  const folder = lstatOrUndefined(program.cwd);
+  // The entry itself (a symbolic link is not followed), or undefined when nothing is there.
+  const folder = await lstat(program.cwd).catch(() => undefined);
   if (!folder?.isDirectory()) {
     const shown = path.relative(context.workspaceRoot, program.cwd) || '.';
     throw new SendError(`could not start the program "${program.command}": its start folder ${shown} (mcp.cwd) ${!folder ? 'does not exist' : folder.isSymbolicLink() ? 'is a symbolic link, which Ferry does not follow' : 'is not a folder'}; create it, or fix mcp.cwd (a folder relative to the workspace folder).`, 'other');
