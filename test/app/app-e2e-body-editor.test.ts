@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { browserMissing, closeAppPage, gotoApp, openAppPage, waitForFile } from './browser.js';
+import { browserMissing, closeAppPage, gotoApp, openAppPage, showTheme, waitForFile } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { defineContrast, lowContrast } from '../support/contrast.js';
 import { listenLoopback } from '../support/servers/listen.js';
@@ -109,15 +109,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
     // Readable in both themes (4.5:1, as the Copy as code view's tokens). The {{variable}} mark is
     // left out: its tint is a color-mix() the page-side measure cannot read.
     await page.evaluate(defineContrast);
-    const toggle = page.getByRole('button', { name: 'Toggle theme' });
     const low: string[] = [];
-    for (const theme of ['light', 'dark']) {
-      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await toggle.click();
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+    for (const theme of ['light', 'dark'] as const) {
+      await showTheme(page, theme);
       low.push(...await lowContrast(page.locator('.code-editor[data-label="Body"] .cm-line span'), theme, '.cm-variable'));
     }
     expect(low).toEqual([]);
-    await toggle.click();
+    await showTheme(page, 'light');
   });
 
   it('highlights a text body by its Content-Type: HTML as HTML, text/plain as plain text', async () => {

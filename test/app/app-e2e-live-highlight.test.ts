@@ -14,7 +14,7 @@ import { WebSocketServer } from 'ws';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { defineContrast, lowContrast } from '../support/contrast.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, showTheme } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -146,17 +146,15 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: stream messages h
     await sent.scrollIntoViewIfNeeded();
     await expect.poll(() => sent.getAttribute('data-highlighted')).toBe('true');
     await page.evaluate(defineContrast);
-    const toggle = page.getByRole('button', { name: 'Toggle theme' });
     const low: string[] = [];
-    for (const theme of ['light', 'dark']) {
-      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await toggle.click();
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+    for (const theme of ['light', 'dark'] as const) {
+      await showTheme(page, theme);
       const spans = list().locator('pre.text[data-highlighted] span');
       expect(await spans.count()).toBeGreaterThan(10);
       low.push(...await lowContrast(spans, theme));
     }
     expect(low).toEqual([]);
-    await toggle.click();
+    await showTheme(page, 'light');
   });
 
   it('a flood of 3,000 JSON messages: only the rows in view are highlighted, the rest plain until scrolled to; the page keeps answering', async () => {

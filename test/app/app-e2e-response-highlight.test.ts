@@ -13,7 +13,7 @@ import type { AppServer } from '../../src/app/server/index.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { defineContrast, lowContrast } from '../support/contrast.js';
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage, showTheme } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -159,11 +159,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
 
   it('highlighted bodies keep 4.5:1 contrast in both themes', async () => {
     await page.evaluate(defineContrast);
-    const toggle = page.getByRole('button', { name: 'Toggle theme' });
     const low: string[] = [];
-    for (const theme of ['light', 'dark']) {
-      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await toggle.click();
-      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+    for (const theme of ['light', 'dark'] as const) {
+      await showTheme(page, theme);
       for (const name of ['User', 'Feed', 'Page', 'Script', 'Style']) {
         await send(name);
         await expect.poll(() => code().locator('.cm-line span').count()).toBeGreaterThan(2);
@@ -172,7 +170,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
       if (theme === 'dark') await page.screenshot({ path: path.join(ARTIFACTS, 'response-highlighted-dark.png') });
     }
     expect(low).toEqual([]);
-    await toggle.click();
+    await showTheme(page, 'light');
   }, 60_000); // ten sends, each highlighted and measured: past 14 s on a loaded machine
 
   it('a JSON body over 1 MB: its first 512 KB highlighted, Show all draws it whole as plain text; a 500 KB minified script highlighted on one line; the page keeps answering', async () => {

@@ -3,6 +3,7 @@
  * end-to-end tests; the built UI, built here when missing. Tests skip with the reason when
  * Chromium is absent (CI installs it with .ci/install-peers.sh).
  */
+import { expect } from 'vitest';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Dialog, type Locator, type Page, type Route } from 'playwright-core';
@@ -155,4 +156,11 @@ export async function holdRequest(page: Page, url: RegExp, method: string, { rea
   const answered = page.waitForResponse((r) => url.test(r.url()) && r.request().method() === method, { timeout: 15_000 })
     .then(() => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))));
   return { sent, release, answered };
+}
+
+/** The app in `theme`: its Toggle theme button pressed when it shows the other one, then waited for. */
+export async function showTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  const shown = () => page.evaluate(() => document.documentElement.dataset.theme);
+  if ((await shown()) !== theme) await page.getByRole('button', { name: 'Toggle theme' }).click();
+  await expect.poll(shown).toBe(theme);
 }
