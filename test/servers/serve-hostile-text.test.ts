@@ -12,6 +12,16 @@ import { eventually, makeWorkspace } from './helpers.js';
 /** ESC sequences (title, clear, OSC 8 link), CR, backspace, C1 CSI, and the bidi overrides and isolates. */
 const HOSTILE = 'hi \x1b]0;PWNED\x07\x1b[2J\x1b]8;;http://evil/\x07link\rFAKE\b\u009b31m \u202eevil\u2066x\u2069';
 
+/** Sends `text` to the echo server at `url` as a real client, and waits for ferry serve's line of the echo. */
+async function echoedOnce(output: { stdout: string }, url: string, text: string): Promise<void> {
+  const client = new WebSocket(`${url}/`);
+  await new Promise((resolve, reject) => (client.once('open', resolve), client.once('error', reject)));
+  client.send(text);
+  await new Promise((resolve) => client.once('message', resolve));
+  client.close();
+  await eventually(async () => output.stdout.includes('(echoed)'), 10_000);
+}
+
 describe('ferry serve: a client\'s text in the traffic line', () => {
   it('a WebSocket message holding ESC sequences, a CR, C1 controls and bidi overrides is shown with none of them raw', { timeout: 60_000 }, async () => {
     const dataDir = await isolatedDataDir();
@@ -19,13 +29,7 @@ describe('ferry serve: a client\'s text in the traffic line', () => {
     const serve = ferryProcess(['-w', root, 'serve', '--no-watch'], { FERRY_DATA_DIR: dataDir });
     try {
       await eventually(async () => /ws:\/\/127\.0\.0\.1:\d+/.test(serve.output.stdout), 30_000);
-      const url = /ws:\/\/127\.0\.0\.1:\d+/.exec(serve.output.stdout)![0];
-      const client = new WebSocket(`${url}/`);
-      await new Promise((resolve, reject) => (client.once('open', resolve), client.once('error', reject)));
-      client.send(HOSTILE);
-      await new Promise((resolve) => client.once('message', resolve));
-      client.close();
-      await eventually(async () => serve.output.stdout.includes('(echoed)'), 10_000);
+      await echoedOnce(serve.output, /ws:\/\/127\.0\.0\.1:\d+/.exec(serve.output.stdout)![0], HOSTILE);
     } finally {
       serve.child.kill('SIGINT');
       await serve.done;
@@ -45,13 +49,7 @@ describe('ferry serve: a client\'s text in the traffic line', () => {
     const serve = ferryProcess(['-w', root, 'serve', '--no-watch'], { FERRY_DATA_DIR: dataDir });
     try {
       await eventually(async () => /ws:\/\/127\.0\.0\.1:\d+/.test(serve.output.stdout), 30_000);
-      const url = /Chat[^\n]* (ws:\/\/127\.0\.0\.1:\d+)/.exec(serve.output.stdout)![1];
-      const client = new WebSocket(`${url}/`);
-      await new Promise((resolve, reject) => (client.once('open', resolve), client.once('error', reject)));
-      client.send('hello');
-      await new Promise((resolve) => client.once('message', resolve));
-      client.close();
-      await eventually(async () => serve.output.stdout.includes('(echoed)'), 10_000);
+      await echoedOnce(serve.output, /Chat[^\n]* (ws:\/\/127\.0\.0\.1:\d+)/.exec(serve.output.stdout)![1]!, 'hello');
     } finally {
       serve.child.kill('SIGINT');
       await serve.done;
