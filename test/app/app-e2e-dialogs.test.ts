@@ -639,6 +639,50 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     expect(parse(await fs.readFile(file, 'utf8'))).toEqual({ name: 'Local', variables: [{ key: 'who', value: 'mine' }] });
   });
 
+  it('the environment dialog\'s Cancel asks before dropping edits, as Esc and × do: declined, the edit stays; accepted, the file is unchanged; without edits it closes at once', async () => {
+    const file = path.join(ws.root, 'environments', 'qa.yaml');
+    const text = 'name: QA\nvariables:\n  - key: who\n    value: qa # as written by hand\n';
+    await fs.writeFile(file, text);
+    await expect.poll(() => page.getByLabel('Environment', { exact: true }).locator('option[value="qa"]').count()).toBe(1);
+    await page.getByLabel('Environment', { exact: true }).selectOption('qa');
+    const dialog = page.getByRole('dialog', { name: 'Environment', exact: true });
+    const value = dialog.getByLabel('Value 1', { exact: true });
+    const asked = dialogs.length;
+    // Nothing typed: Cancel closes without a question.
+    await page.getByLabel('Edit environment').click();
+    await expect.poll(() => value.inputValue()).toBe('qa');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(dialogs.length).toBe(asked);
+
+    await page.getByLabel('Edit environment').click();
+    await expect.poll(() => value.inputValue()).toBe('qa');
+    await value.fill('edited');
+    confirmAnswer = false;
+    try {
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(() => dialogs.slice(asked)).toEqual(['Discard your changes to these variables? (Cancel, then Save to keep them.)']);
+      await page.keyboard.press('Escape');
+      await dialog.locator('header').getByRole('button', { name: 'Close' }).click();
+      await expect.poll(() => dialogs.slice(asked)).toEqual(Array(3).fill('Discard your changes to these variables? (Cancel, then Save to keep them.)'));
+    } finally {
+      confirmAnswer = true;
+    }
+    // Kept editing: the dialog and the edit are still there (the Cancel below needs the dialog open).
+    expect(await dialog.count()).toBe(1);
+    expect(await value.inputValue()).toBe('edited');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(dialogs.slice(asked)).toEqual(Array(4).fill('Discard your changes to these variables? (Cancel, then Save to keep them.)'));
+    expect(await fs.readFile(file, 'utf8')).toBe(text);
+    // Opened again, it shows the file's value: the edit was dropped, not kept somewhere.
+    await page.getByLabel('Edit environment').click();
+    await expect.poll(() => value.inputValue()).toBe('qa');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(dialogs.length).toBe(asked + 4);
+  });
+
   it('an environment renamed in another tab while its dialog holds edits: Save writes them to it, under its new name', async () => {
     await page.getByLabel('Environment', { exact: true }).selectOption('staging');
     await page.getByLabel('Edit environment').click();

@@ -79,7 +79,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       setLoaded(JSON.stringify({ name: env.name, rows: env.variables }));
     },
   });
-  /** A click beside the dialog, ×, or Esc: with edits, only when the user says to discard them. */
+  /** Cancel, a click beside the dialog, ×, or Esc: with edits, only when the user says to discard them. */
   const close = useGuardedClose(edited, 'Discard your changes to these variables? (Cancel, then Save to keep them.)', onClose);
   const shown = [...rows, { key: '', value: '', enabled: true, secret: false, stored: false }];
   const update = (i: number, patch: Partial<EnvironmentVariableView>) =>
@@ -178,7 +178,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
           ? <button className="danger" onClick={() => void remove()}>Delete “{savedName}” and its secret values</button>
           : <button onClick={() => setConfirmingDelete(true)}>Delete environment…</button>)}
         <span className="spacer" />
-        <button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void save()}>Save</button>
+        <button onClick={close}>Cancel</button><button className="primary" onClick={() => void save()}>Save</button>
       </footer>
     </Modal>
   );
