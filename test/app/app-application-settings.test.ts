@@ -87,4 +87,29 @@ describe('ferry app: Application settings', () => {
     expect(await fs.readFile(path.join(ws!.dataDir, 'settings.json'), 'utf8')).not.toContain('s3cret');
   });
 
+  it('says on the live channel when the settings file changes outside the page (ferry config set, a hand edit, removed), the data folder made after the app started', async () => {
+    // A fresh computer: no data folder when the app starts; `ferry config set` makes it.
+    const client = await open();
+    await expect(fs.access(ws!.dataDir)).rejects.toThrow();
+    const live = await client.live();
+    try {
+      const said = () => live.events.filter((e) => e.type === 'appSettings').length;
+      const maxRedirects = async () => row((await client.call('GET', '/api/app-settings')).body as AppSettingsView, 'maxRedirects').text;
+      await config('set', 'maxRedirects', '3');
+      await expect.poll(said).toBeGreaterThan(0);
+      expect(await maxRedirects()).toBe('3');
+      const file = path.join(ws!.dataDir, 'settings.json');
+      let before = said();
+      // An editor writing in place (same file, no rename).
+      await fs.writeFile(file, JSON.stringify({ maxRedirects: 4 }));
+      await expect.poll(said).toBeGreaterThan(before);
+      expect(await maxRedirects()).toBe('4');
+      before = said();
+      await fs.rm(file);
+      await expect.poll(said).toBeGreaterThan(before);
+      expect(await maxRedirects()).toBe('10');
+    } finally {
+      live.close();
+    }
+  });
 });

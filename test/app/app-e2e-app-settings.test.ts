@@ -2,12 +2,15 @@
  * `ferry app` in Chromium: the Application settings dialog (⚙ in the top bar, or the command
  * palette): a number typed and left is saved as `ferry config set` would; a refused value stays
  * in its field with the refusal beside it; a switch and a list save at once; "Use the default"
- * puts the default back. What the dialog saved is what `ferry config get` reads.
+ * puts the default back. What the dialog saved is what `ferry config get` reads. A change of the
+ * settings file while the dialog is open (`ferry config set` in a terminal, a hand edit) shows at
+ * once; with a value typed and not saved, its setting changed meets the conflict bar.
  */
 import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Dialog, Page } from 'playwright-core';
+import type { Browser, Dialog, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { browserMissing, closeAppPage, openAppPage } from './browser.js';
@@ -34,6 +37,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Application setti
   });
 
   const get = async (key: string) => (await promisify(execFile)(process.execPath, [BIN, 'config', 'get', key], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir } })).stdout.trim();
+  /** `ferry config set` in a terminal, beside the app. */
+  const set = async (key: string, text: string) => {
+    await promisify(execFile)(process.execPath, [BIN, 'config', 'set', key, text], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir } });
+  };
   const dialog = () => page.getByRole('dialog', { name: 'Application settings' });
 
   it('saves a number when the field is left; a refused one stays with the refusal; switches, lists and the default', async () => {
@@ -99,6 +106,64 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Application setti
       expect(asked.length).toBe(2);
     } finally {
       page.off('dialog', onDialog);
+    }
+  });
+
+  it('a change of the settings file while it is open shows at once (ferry config set, a hand edit); a setting typed in and not saved that changed meets the conflict bar, another beside it does not', async () => {
+    const asked: string[] = [];
+    const onDialog = (d: Dialog) => { asked.push(d.message()); void d.dismiss(); };
+    page.on('dialog', onDialog);
+    /** What the page saved: a field left for the bar must send nothing. */
+    const puts: unknown[] = [];
+    const onRequest = (r: Request) => { if (r.method() === 'PUT' && r.url().endsWith('/api/app-settings')) puts.push(r.postDataJSON()); };
+    page.on('request', onRequest);
+    try {
+      await page.getByRole('button', { name: 'Application settings' }).click();
+      const redirects = dialog().getByLabel('maxRedirects', { exact: true });
+      const scriptTimeout = dialog().getByLabel('scriptTimeoutMs', { exact: true });
+      const bar = dialog().getByRole('group', { name: 'Changed on disk' });
+      await expect.poll(() => redirects.inputValue()).toBe('10');
+      // Nothing typed: the file's new values show.
+      await set('maxRedirects', '7');
+      await expect.poll(() => redirects.inputValue()).toBe('7');
+      const file = path.join(ws.dataDir, 'settings.json');
+      await fs.writeFile(file, JSON.stringify({ ...JSON.parse(await fs.readFile(file, 'utf8')), scriptTimeoutMs: 6000 }, null, 1));
+      await expect.poll(() => scriptTimeout.inputValue()).toBe('6000');
+      expect(await bar.count()).toBe(0);
+
+      // Typed in, not saved: that setting changed on disk asks for a choice; the other just shows.
+      await redirects.fill('3');
+      await set('maxRedirects', '8');
+      await set('scriptTimeoutMs', '7000');
+      await expect.poll(() => scriptTimeout.inputValue()).toBe('7000');
+      await expect.poll(() => bar.textContent()).toContain('maxRedirects changed on disk while you were editing it.');
+      expect(await redirects.inputValue()).toBe('3');
+      // Leaving the field for the bar does not save it over the file's change: the choice does.
+      await bar.getByRole('button', { name: "Take the file's version" }).click();
+      await expect.poll(() => redirects.inputValue()).toBe('8');
+      await expect.poll(() => bar.count()).toBe(0);
+      expect(await get('maxRedirects')).toBe('8');
+
+      await redirects.fill('4');
+      await set('maxRedirects', '9');
+      await expect.poll(() => bar.textContent()).toContain('maxRedirects changed on disk while you were editing it.');
+      // Close with the conflict open: the field is not saved by leaving it, so closing asks.
+      await dialog().locator('footer').getByRole('button', { name: 'Close' }).click();
+      await expect.poll(() => asked).toEqual(['Discard what you typed and did not save (maxRedirects)? (Cancel, then press Enter in its field to save it.)']);
+      expect(await get('maxRedirects')).toBe('9');
+      await bar.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+      await expect.poll(() => get('maxRedirects')).toBe('4');
+      await expect.poll(() => bar.count()).toBe(0);
+      expect(await redirects.inputValue()).toBe('4');
+      // The app's own save, seen on disk, is no change for the dialog: nothing to ask when closing.
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog().count()).toBe(0);
+      expect(asked.length).toBe(1);
+      // Only Keep mine saved: neither Take the file's version nor Close sent the typed value.
+      expect(puts).toEqual([{ key: 'maxRedirects', text: '4' }]);
+    } finally {
+      page.off('dialog', onDialog);
+      page.off('request', onRequest);
     }
   });
 });

@@ -1,13 +1,14 @@
 /**
  * `ferry app`'s server: 127.0.0.1 only, the built UI, the JSON API over the core and the one
  * live channel, all behind one guard (guard.ts). Closing it closes what it started: the
- * listener, the live channel, the watcher, the live connections, the workspace's servers it
+ * listener, the live channel, the watchers, the live connections, the workspace's servers it
  * started and the session.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { onSetAside } from '../../appdata/set-aside.js';
+import { settingsFile } from '../../appdata/index.js';
 import type { Workspace } from '../../workspace/index.js';
 import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie } from './guard.js';
 import { LiveChannel, pageId } from './live.js';
@@ -29,6 +30,7 @@ import { findWebRoot, serveStatic } from './static-files.js';
 import { compactTree } from './tree-view.js';
 import { lockWaitNotice, PAGE_HEADER } from '../shared/api.js';
 import { watchWorkspace } from './watch.js';
+import { watchSettingsFile } from './watch-settings.js';
 import { WorkspaceState } from './workspace-state.js';
 
 export interface AppServerOptions {
@@ -230,6 +232,9 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     );
   });
 
+  // This computer's settings changed outside the page (`ferry config set`): an open Application settings dialog reads them again.
+  const settingsWatcher = watchSettingsFile(settingsFile(), () => live.publish({ type: 'appSettings' }));
+
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
@@ -237,6 +242,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     state,
     async close() {
       watcher.close();
+      settingsWatcher.close();
       await loadRuns.close();
       await connections.closeAll();
       await servers.close();

@@ -241,6 +241,11 @@ export type LiveEvent =
   /** A server started, or failed to, on its own (its file saved after a failed start): the servers panel reads the list again. */
   | { type: 'servers' }
   /**
+   * This computer's application settings file changed (`ferry config set` in a terminal, an
+   * editor, a save of the app's own): an open Application settings dialog reads them again.
+   */
+  | { type: 'appSettings' }
+  /**
    * The first event on joining (and rejoining) the channel: how many `changed` events it has sent
    * so far. A page whose tree says fewer (`WorkspaceInfo.changes`) missed one between its read and
    * its joining, and reads again as on a `changed`.

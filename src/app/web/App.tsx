@@ -89,6 +89,8 @@ export function App() {
   const [diskChanges, setDiskChanges] = useState(0);
   /** Moves when a server started or failed on its own (its file saved after a failed start): the servers panel reads its list again. */
   const [serverChanges, setServerChanges] = useState(0);
+  /** Moves when this computer's settings file changed (`ferry config set` in a terminal): Application settings reads them again. */
+  const [appSettingsChanges, setAppSettingsChanges] = useState(0);
   /** Messages of the send in flight (SSE events), shown as they arrive. */
   const [liveMessages, setLiveMessages] = useState<StreamMessage[]>([]);
   const [variableNames, setVariableNames] = useState<string[] | null>(null);
@@ -367,6 +369,7 @@ export function App() {
       return setNotice(SIGN_IN_NOTICE);
     }
     if (event.type === 'servers') return setServerChanges((n) => n + 1);
+    if (event.type === 'appSettings') return setAppSettingsChanges((n) => n + 1);
     if (publishConnectionEvent(event)) return;
     if (event.type === 'message') {
       if (event.sendId === sendId.current) setLiveMessages((list) => (list.length >= 1000 ? list : [...list, event.message]));
@@ -818,7 +821,7 @@ export function App() {
         </main>
       </div>
       {dialog?.type === 'cookies' && <CookiesDialog onClose={() => setDialog(null)} />}
-      {dialog?.type === 'appSettings' && <AppSettingsDialog onClose={() => setDialog(null)} />}
+      {dialog?.type === 'appSettings' && <AppSettingsDialog diskChanges={appSettingsChanges} onClose={() => setDialog(null)} />}
       {dialog?.type === 'variables' && <EnvironmentDialog diskChanges={diskChanges} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}
       {dialog?.type === 'history' && <HistoryDialog onClose={() => setDialog(null)} onOpenRequest={(path) => void openRequest(path)} />}
       {dialog?.type === 'settings' && <SettingsDialog key={dialog.folder} folder={dialog.folder} diskChanges={diskChanges} onClose={() => setDialog(null)} onSaved={() => void loadWorkspace()} />}

@@ -3,16 +3,24 @@
  * takes and its default. A change is saved when the field is left (Enter, a click elsewhere), one
  * setting at a time, through the same setter as `ferry config set`; a refused value stays in its
  * field with the refusal beside it. Closing with a value typed and not saved asks first, as the
- * app's other editors do (guarded-close.ts).
+ * app's other editors do (guarded-close.ts). `diskChanges` moves when the settings file changes
+ * (`ferry config set` in a terminal): the settings are read again (disk-reread.ts, as the other
+ * editors), every field not typed in shows the new value, and a setting typed in and not saved
+ * whose value changed meets the conflict bar.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { AppSettingView, AppSettingsView } from '../shared/api.js';
-import { api } from './api.js';
+import { api, stableJson } from './api.js';
+import { ConflictBar } from './ConflictBar.js';
 import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
+import { useDiskReread } from './disk-reread.js';
 import { EditorSaves } from './save-answer.js';
 
-export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
+/** `text` by key, of the settings in `keys` only. */
+const only = (text: Record<string, string>, keys: readonly string[]) => Object.fromEntries(Object.entries(text).filter(([key]) => keys.includes(key)));
+
+export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: number; onClose: () => void }) {
   const [view, setView] = useState<AppSettingsView | null>(null);
   /** Text typed and not saved yet, by key. */
   const [typed, setTyped] = useState<Record<string, string>>({});
@@ -27,7 +35,8 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
   const [sending, setSending] = useState<Record<string, string>>({});
   /**
    * Fields whose text is not the stored value and is not being saved (typed, or refused): Esc
-   * drops it, so it asks. A click on Close leaves the field first, which saves it (the rule above).
+   * drops it, so it asks. A click on Close leaves the field first, which saves it (the rule above),
+   * unless its setting changed on disk meanwhile (the conflict below).
    */
   const unsaved = view ? view.settings.filter((s) => typed[s.key] !== undefined && typed[s.key] !== s.text && sending[s.key] !== typed[s.key]).map((s) => s.key) : [];
   const close = useGuardedClose(unsaved.length > 0, `Discard what you typed and did not save (${unsaved.join(', ')})? (Cancel, then press Enter in its field to save it.)`, onClose);
@@ -39,9 +48,43 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
   const wanted = useRef<Record<string, string>>({});
   const saves = useRef(new Map<string, EditorSaves<string>>()).current;
   const savesOf = (key: string) => saves.get(key) ?? saves.set(key, new EditorSaves(() => wanted.current[key]!)).get(key)!;
+  /** Saves started: a read of the file from before one (its answer says what the file holds) is dropped. */
+  const savesStarted = useRef(0);
+
+  /**
+   * The file's value of each setting typed in and not saved that changed on disk meanwhile; the
+   * bar offers it while the field still holds what was typed (saved or escaped, it goes).
+   */
+  const [conflict, setConflict] = useState<Record<string, string>>({});
+  const clashing = only(conflict, unsaved);
+  /**
+   * The settings as the file holds them now: every field not typed in shows them; a typed value
+   * left there whose setting changed is a conflict (one setting is saved at a time, so a change of
+   * another beside it is no conflict).
+   */
+  const follow = (read: AppSettingsView) => {
+    const textOf = (settings: AppSettingView[], key: string) => settings.find((s) => s.key === key)?.text;
+    const changed = view ? unsaved.filter((key) => textOf(read.settings, key) !== textOf(view.settings, key) && textOf(read.settings, key) !== typed[key]) : [];
+    setView(read);
+    setError(null);
+    // Text typed that is the stored value (nothing to save) would hide the file's new one.
+    setTyped((t) => only(t, unsaved));
+    setConflict((c) => ({ ...only(c, unsaved), ...Object.fromEntries(changed.map((key) => [key, textOf(read.settings, key)!])) }));
+  };
+  useDiskReread(diskChanges, {
+    // Not while a setting's save is on its way: its answer is the file as read after that write.
+    openKey: () => ([...saves.values()].some((s) => s.saving.current) ? undefined : `app-settings ${savesStarted.current}`),
+    read: () => api.get<AppSettingsView>('/api/app-settings'),
+    same: (read) => view !== null && stableJson(read.settings) === stableJson(view.settings),
+    edited: () => unsaved.length > 0,
+    conflict: follow,
+    take: follow,
+  });
 
   const save = async (setting: AppSettingView, text: string) => {
     const saving = savesOf(setting.key);
+    // Saving (Enter, Keep mine) or leaving the stored value is the user's choice over a change on disk.
+    setConflict(({ [setting.key]: _, ...rest }) => rest);
     // The stored value, unless a save on its way changes it.
     if (text === setting.text && !saving.saving.current) {
       setTyped(({ [setting.key]: _, ...rest }) => rest);
@@ -50,6 +93,7 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
     // The field as this save found it: the text sent, or what Use the default replaces (a switch
     // or a list is shown and saved in one go, so its text is the one sent).
     const found = setting.type === 'flag' || setting.type === 'choice' ? text : typed[setting.key];
+    savesStarted.current++;
     wanted.current[setting.key] = text;
     setSending((s) => ({ ...s, [setting.key]: text }));
     try {
@@ -90,7 +134,11 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
                 <tr key={s.key}>
                   <td><label htmlFor={id}>{s.key}</label>{s.perRequest && <small className="muted"> per request</small>}</td>
                   <td>
-                    <SettingField id={id} setting={s} text={text} invalid={problem !== undefined} onType={(t) => setTyped((p) => ({ ...p, [s.key]: t }))} onSave={(t) => void save(s, t)} />
+                    <SettingField
+                      id={id} setting={s} text={text} invalid={problem !== undefined} onType={(t) => setTyped((p) => ({ ...p, [s.key]: t }))} onSave={(t) => void save(s, t)}
+                      // Changed on disk while typed in: leaving the field (for the bar's buttons, or Close) is no choice; Enter or the bar is.
+                      saveOnLeave={!(s.key in clashing)}
+                    />
                     {problem && <p className="error" role="alert" id={`${id}-problem`}>{problem}</p>}
                   </td>
                   <td className="muted">
@@ -104,15 +152,33 @@ export function AppSettingsDialog({ onClose }: { onClose: () => void }) {
         </table>
       )}
       {error && <p className="error" role="alert">{error}</p>}
+      {Object.keys(clashing).length > 0 && (
+        <ConflictBar
+          file={clashing}
+          message={`${Object.keys(clashing).join(', ')} changed on disk while you were editing ${Object.keys(clashing).length === 1 ? 'it' : 'them'}.`}
+          // The dialog shows the file's values already (taken when read), and a setting's save is
+          // checked against nothing: there is no base to move.
+          setBase={() => undefined}
+          show={(file) => {
+            const drop = (by: Record<string, string>) => Object.fromEntries(Object.entries(by).filter(([key]) => !(key in file)));
+            setTyped(drop);
+            setProblems(drop);
+          }}
+          save={(file) => {
+            for (const setting of view?.settings ?? []) if (setting.key in file) void save(setting, typed[setting.key]!);
+          }}
+          clear={() => setConflict({})}
+        />
+      )}
       <p className="muted" role="status">{saved ? `${saved} saved.` : ''}</p>
       <footer><button onClick={close}>Close</button></footer>
     </Modal>
   );
 }
 
-/** A checkbox for on/off, a list for a choice, a text field otherwise (saved when left or on Enter). */
-function SettingField({ id, setting, text, invalid, onType, onSave }: {
-  id: string; setting: AppSettingView; text: string; invalid: boolean; onType: (text: string) => void; onSave: (text: string) => void;
+/** A checkbox for on/off, a list for a choice, a text field otherwise (saved on Enter, and when left unless `saveOnLeave` is false). */
+function SettingField({ id, setting, text, invalid, onType, onSave, saveOnLeave }: {
+  id: string; setting: AppSettingView; text: string; invalid: boolean; onType: (text: string) => void; onSave: (text: string) => void; saveOnLeave: boolean;
 }) {
   if (setting.type === 'flag') {
     // Shown at once, saved at once (a refusal puts the stored value back).
@@ -131,7 +197,7 @@ function SettingField({ id, setting, text, invalid, onType, onSave }: {
       id={id} type="text" value={text} spellCheck={false} aria-invalid={invalid} aria-describedby={invalid ? `${id}-problem` : undefined}
       inputMode={setting.type === 'wholeNumber' ? 'numeric' : undefined}
       onChange={(e) => onType(e.target.value)}
-      onBlur={(e) => onSave(e.target.value)}
+      onBlur={(e) => { if (saveOnLeave) onSave(e.target.value); }}
       onKeyDown={(e) => { if (e.key === 'Enter') onSave((e.target as HTMLInputElement).value); }}
     />
   );

@@ -2,7 +2,8 @@
  * An editor's answer to workspace files changing on disk (git, an editor, another tab): when
  * `diskChanges` moves, the open file is read again; with nothing edited the editor takes the
  * disk's version, with edits it keeps them and offers the disk's (the conflict bar). One rule for
- * the app's editors that hold a file (server, load test, variables, folder and workspace settings).
+ * the app's editors that hold a file (server, load test, variables, folder and workspace settings;
+ * Application settings, whose `diskChanges` counts changes of this computer's settings file).
  */
 import { useEffect, useRef } from 'react';
 
