@@ -1,9 +1,9 @@
 /**
  * `ferry app` in Chromium: the live panel's messages pretty as the response viewer's Pretty body
  * (a JSON or `<?xml` message indented and highlighted in the editors' colours, plain text plain, a
- * message over 1 MB indented but plain, Pretty off as received), drawn as spans only once in
- * view: a flood of a few thousand messages leaves most rows plain and the page answering; an
- * SSE answer's events alike. A real WebSocket server (`ws`) and SSE stream on 127.0.0.1.
+ * message over 1 MB indented but plain, Pretty off as received), drawn as spans only once near
+ * the view (the live list: a list's height ahead, so a scroll shows no row plain): a flood of a
+ * few thousand messages leaves most rows plain and the page answering; an SSE answer's events alike. A real WebSocket server (`ws`) and SSE stream on 127.0.0.1.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -157,7 +157,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: stream messages h
     await showTheme(page, 'light');
   });
 
-  it('a flood of 3,000 JSON messages: only the rows in view are highlighted, the rest plain until scrolled to; the page keeps answering', async () => {
+  it('a flood of 3,000 JSON messages: only the rows in view and a list\'s height ahead are highlighted, the rest plain until scrolled near; the page keeps answering', async () => {
     await panel().getByLabel('Format').selectOption('text');
     await panel().getByLabel('Message', { exact: true }).fill('flood 3000');
     await panel().getByRole('button', { name: 'Send', exact: true }).click();
@@ -169,6 +169,25 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: stream messages h
     await expect.poll(highlighted).toBeGreaterThan(0);
     const rows = await list().locator('li').count();
     expect(await highlighted()).toBeLessThan(rows / 4);
+
+    // A list's height ahead: once the rows just below the view are highlighted (waited for), a
+    // scroll by most of the list's height shows none plain, read in the same task as the scroll,
+    // before anything could be drawn after it. (Highlighted only once shown, they were plain then.)
+    const aheadHighlighted = () => list().evaluate((ol) => {
+      const box = ol.getBoundingClientRect();
+      const near = [...ol.querySelectorAll('li')].filter((li) => li.getBoundingClientRect().bottom > box.top && li.getBoundingClientRect().top < box.bottom + ol.clientHeight * 0.8);
+      return near.length > 0 && near.every((li) => li.querySelector('pre.text[data-highlighted]'));
+    });
+    const plainOnScroll = () => list().evaluate((ol) => {
+      ol.scrollTop += ol.clientHeight * 0.8;
+      const box = ol.getBoundingClientRect();
+      const inView = [...ol.querySelectorAll('li')].filter((li) => li.getBoundingClientRect().bottom > box.top && li.getBoundingClientRect().top < box.bottom);
+      return inView.filter((li) => !li.querySelector('pre.text[data-highlighted]')).length;
+    });
+    for (let step = 0; step < 3; step++) {
+      await expect.poll(aheadHighlighted).toBe(true);
+      expect(await plainOnScroll(), `scroll ${step + 1}`).toBe(0);
+    }
 
     // Scrolled to the end: the last rows are highlighted then.
     await list().evaluate((ol) => ol.scrollTo(0, ol.scrollHeight));

@@ -8,7 +8,7 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ComposerField, ConnectionEnd, ConnectionView, LiveEvent, LiveKindView, OutgoingMessage, RequestFile, StreamMessage } from '../shared/api.js';
 import { api } from './api.js';
-import { MessageText } from './MessageText.js';
+import { MessageText, SCROLLING_LIST } from './MessageText.js';
 import { humanSize } from './ResponseViewer.js';
 import { BASE64_RULE, compactBase64 } from '../../support/base64-text.js';
 
@@ -376,7 +376,7 @@ export function LivePanel({ request, path, onChange }: { request: RequestFile; p
       <div className="live-count muted">
         {log.length} message{log.length === 1 ? '' : 's'}{skipped > 0 ? ` (${skipped} more not shown)` : ''}{search ? `, ${shown.length} matching` : ''}
       </div>
-      <ol className="live-messages" aria-label="Messages">
+      <ol className="live-messages" aria-label="Messages" {...SCROLLING_LIST}>
         {/* Keyed by place: a message keeps its row (and its highlighting) as newer ones come and older ones go. */}
         {shown.map((p) => <MessageRow key={p.pos} message={p.message} pretty={pretty} />)}
       </ol>

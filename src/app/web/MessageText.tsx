@@ -4,35 +4,55 @@
  * XML that starts with `<?xml`, indented and highlighted when they parse; other text plain; a
  * message over HIGHLIGHT_BYTES indented but plain. A thousand messages must not cost a thousand
  * editors: the highlighting is drawn as spans (code-spans.ts), and only once the message comes
- * into view; the text and its lines are the same before and after, so nothing moves.
+ * near the view (a screen ahead, or a list's height ahead in a list that scrolls on its own); the
+ * text and its lines are the same before and after, so nothing moves.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { HIGHLIGHT_BYTES, prettyView } from './body-text.js';
 import type { Run } from './code-spans.js';
 
-/** One observer for every message waiting to be highlighted: what to do when each comes into view. */
-const waiting = new Map<Element, () => void>();
-let observer: IntersectionObserver | undefined;
-
 /**
- * Calls `near` once, when `element` comes into view (a screen's height ahead when the page scrolls;
- * inside a list that scrolls on its own, once shown there); returns the way to give up.
+ * Marks a list of messages that scrolls on its own (a fixed height, `overflow: auto`): its
+ * messages are highlighted a list's height ahead of its scroll, not only once shown there. The
+ * page's margin does not reach inside such a list (an observer's margin is its root's only), so
+ * rows scrolled to were plain for a moment. Not for a list that grows with the page (an SSE
+ * answer's events): every row of it would count as near.
  */
-function whenNear(element: Element, near: () => void): () => void {
-  observer ??= new IntersectionObserver((entries) => {
+export const SCROLLING_LIST = { 'data-scrolling-list': '' } as const;
+
+/** What to do when each message waiting to be highlighted comes near. */
+const waiting = new Map<Element, () => void>();
+/** One observer for the page, one for each scrolling list. */
+let pageObserver: IntersectionObserver | undefined;
+const listObservers = new WeakMap<Element, IntersectionObserver>();
+
+function observerFor(list: Element | null): IntersectionObserver {
+  const make = () => new IntersectionObserver((entries, observer) => {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       const call = waiting.get(entry.target);
       waiting.delete(entry.target);
-      observer!.unobserve(entry.target);
+      observer.unobserve(entry.target);
       call?.();
     }
-  }, { rootMargin: '100% 0px' });
+  }, { root: list, rootMargin: '100% 0px' });
+  if (!list) return (pageObserver ??= make());
+  let observer = listObservers.get(list);
+  if (!observer) listObservers.set(list, (observer = make()));
+  return observer;
+}
+
+/**
+ * Calls `near` once, when `element` comes near: a screen's height ahead when the page scrolls, a
+ * list's height ahead inside a SCROLLING_LIST; returns the way to give up.
+ */
+function whenNear(element: Element, near: () => void): () => void {
+  const observer = observerFor(element.closest('[data-scrolling-list]'));
   waiting.set(element, near);
   observer.observe(element);
   return () => {
     waiting.delete(element);
-    observer?.unobserve(element);
+    observer.unobserve(element);
   };
 }
 
