@@ -5,6 +5,8 @@
  * edits); the server editor did the same, and the variables and settings dialogs closed over them.
  * Each save is held here on its way (the page's request, sent to the real server once the test has
  * typed on), then the editor must still show the later edit, say it is not saved, and save it next.
+ * That is checked once the page shows something only the taken answer gives (a status, the new
+ * file's name, the next save written): the answer reaching the page is not its being drawn.
  * Also: a switched-off query parameter keeps its place in the Params table and the URL.
  */
 import { promises as fs } from 'node:fs';
@@ -52,20 +54,26 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     await panel.getByRole('listitem').filter({ hasText: 'Smoke' }).click();
     await expect.poll(() => panel.getByLabel('Load test name').inputValue()).toBe('Smoke');
     await panel.getByLabel('Target 1 weight').fill('2');
+    // Renamed in the same save: the heading then names the answer's file, which only the answer
+    // taken can draw (nothing else the panel shows comes from it while the user has typed on).
+    await panel.getByLabel('Load test name').fill('Smoke EU');
+    const heading = panel.locator('summary');
+    await expect.poll(() => heading.textContent()).toBe('Smoke loadtests/smoke.yaml · unsaved changes');
     const held = await holdNext(/\/api\/loadtest$/, 'PUT');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
     await held.sent;
     await panel.getByLabel('Stage 1 target').fill('3');
     held.release();
     await held.answered;
-    expect(await read('loadtests/smoke.yaml')).toContain('weight: 2\n');
-    expect(await read('loadtests/smoke.yaml')).toContain('target: 2 }');
+    expect(await read('loadtests/Smoke EU.yaml')).toBe('name: Smoke EU\ntargets:\n  - request: Plain.yaml\n    weight: 2\nstages:\n  - { durationSecs: 6, target: 2 }\n');
+    // The answer taken (its file in the heading), the stage typed after Save is still unsaved.
+    await expect.poll(() => heading.textContent()).toBe('Smoke EU loadtests/Smoke EU.yaml · unsaved changes');
     expect(await panel.getByLabel('Stage 1 target').inputValue()).toBe('3');
     expect(await panel.getByLabel('Target 1 weight').inputValue()).toBe('2');
-    expect(await panel.textContent()).toContain('unsaved changes');
     await panel.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => panel.textContent()).not.toContain('unsaved changes');
-    expect(await read('loadtests/smoke.yaml')).toBe('name: Smoke\ntargets:\n  - request: Plain.yaml\n    weight: 2\nstages:\n  - { durationSecs: 6, target: 3 }\n');
+    await expect.poll(() => heading.textContent()).toBe('Smoke EU loadtests/Smoke EU.yaml');
+    expect(await read('loadtests/Smoke EU.yaml')).toBe('name: Smoke EU\ntargets:\n  - request: Plain.yaml\n    weight: 2\nstages:\n  - { durationSecs: 6, target: 3 }\n');
+    expect(await fs.readdir(path.join(ws.root, 'loadtests'))).toEqual(['Smoke EU.yaml']);
     await page.getByLabel('Close load tests').click();
   });
 
@@ -180,8 +188,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     await page.getByLabel('URL').fill('http://127.0.0.1:9/plain?x=1&y=2');
     held.release();
     await held.answered;
-    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/plain?x=1&y=2');
+    // The URL typed on is saved next, once the held save has answered (saves go one at a time):
+    // written, it says the page has taken that answer, which must have left the editor as it was.
     await expect.poll(async () => parse(await read('requests/Plain.yaml')).url).toBe('http://127.0.0.1:9/plain?x=1&y=2');
+    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/plain?x=1&y=2');
   });
 
   it('a request opened from cURL: a URL typed while Save writes its file stays, and is saved next', async () => {
@@ -200,9 +210,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     held.release();
     await held.answered;
     await expect.poll(() => page.getByTestId('unsaved-bar').count()).toBe(0);
-    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/made?x=1&typed=after');
-    // Written as it was when Save was pressed, then the later URL by the save as you type.
+    // Written as it was when Save was pressed, then the later URL by the save as you type: only
+    // once the page has taken the answer, so the editor is then checked as that answer left it.
     await expect.poll(async () => parse(await read('requests/Made.yaml')).url).toBe('http://127.0.0.1:9/made?x=1&typed=after');
+    expect(await page.getByLabel('URL').inputValue()).toBe('http://127.0.0.1:9/made?x=1&typed=after');
     expect(await page.getByLabel('Request name').inputValue()).toBe('Made');
   });
 

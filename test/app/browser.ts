@@ -122,7 +122,10 @@ export interface HeldRequest {
   /** The request has left the page (its body is the content as it was when Save was pressed); with `reachServer`, the server has answered it too. */
   sent: Promise<void>;
   release(): void;
-  /** The page has the answer and has had a moment to take it. */
+  /**
+   * The answer has reached the page. What the page does with it is drawn later, at a moment no
+   * wait can guess: a test then waits for something on the page only the taken answer gives.
+   */
   answered: Promise<void>;
 }
 
@@ -154,7 +157,7 @@ export async function holdRequest(page: Page, url: RegExp, method: string, { rea
   };
   await page.route(url, handler);
   const answered = page.waitForResponse((r) => url.test(r.url()) && r.request().method() === method, { timeout: 15_000 })
-    .then(() => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))));
+    .then(async (response) => void await response.finished());
   return { sent, release, answered };
 }
 
