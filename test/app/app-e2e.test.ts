@@ -18,15 +18,20 @@ import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
 
-/** Echoes method, URL, headers and body as JSON; `/users/42` answers a user. */
-function startEcho(): Promise<{ base: string; close(): Promise<void> }> {
+/**
+ * Echoes method, URL, headers and body as JSON, with `n`, the request's number (1 for the first):
+ * an answer on the page is told from the one before of the same request by it. `/users/42`
+ * answers a user. `received`: each request's headers, in order.
+ */
+function startEcho(): Promise<{ base: string; received: http.IncomingHttpHeaders[]; close(): Promise<void> }> {
+  const received: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
       if (req.url === '/users/42') res.end(JSON.stringify({ id: 42, name: 'Ada' }));
-      else res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body }));
+      else res.end(JSON.stringify({ n: received.push(req.headers), method: req.method, url: req.url, headers: req.headers, body }));
     });
   });
   return new Promise((resolve) => {
@@ -34,6 +39,7 @@ function startEcho(): Promise<{ base: string; close(): Promise<void> }> {
       const { port } = server.address() as AddressInfo;
       resolve({
         base: `http://127.0.0.1:${port}`,
+        received,
         close: () => new Promise<void>((done) => {
           server.closeAllConnections();
           server.close(() => done());
@@ -185,10 +191,15 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await waitForFile(path.join(ws.root, 'environments/QA EU.yaml'), (t) => t.startsWith('name: QA EU\n'));
     await expect.poll(() => fs.access(path.join(ws.root, 'environments/QA.yaml')).then(() => 'there', () => 'gone')).toBe('gone');
     await expect.poll(() => page.getByRole('combobox', { name: 'Environment', exact: true }).inputValue()).toBe('QA EU');
-    // The copied secret value moved with the rename: the send still carries it.
+    // The copied secret value moved with the rename: the send still carries it. The answer shown
+    // (the step before's) carries it too: this send's is the one with the echo's next number.
+    const n = echo.received.length + 1;
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByLabel('Response').getByRole('tab', { name: /^Body/ }).click();
-    await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 15_000 }).toContain('"x-token": "s3cr3t-value-42"');
+    const body = () => page.getByTestId('response-body').textContent();
+    await expect.poll(body, { timeout: 15_000 }).toContain(`"n": ${n},`);
+    expect(await body()).toContain('"x-token": "s3cr3t-value-42"');
+    expect(echo.received[n - 1]?.['x-token']).toBe('s3cr3t-value-42');
     await page.getByLabel('Edit environment').click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete environment…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: /Delete “QA EU” and its secret values/ }).click();
@@ -308,8 +319,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
 
   it('has a dark theme', async () => {
     await page.getByRole('treeitem', { name: /Echo/ }).click();
+    // Shot with this send's answer (Echo's earlier 200 may be shown at first): the echo's next number.
+    const n = echo.received.length + 1;
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
+    await page.getByLabel('Response').getByRole('tab', { name: /^Body/ }).click();
+    await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 15_000 }).toContain(`"n": ${n},`);
+    expect(await page.getByTestId('status').textContent()).toContain('200');
     await page.getByLabel('Toggle theme').click();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-dark.png') });
@@ -335,8 +350,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
       await page.unroute(/\/api\/request\?path=Users%2FGet%20user\.yaml/);
     }
     await page.getByRole('treeitem', { name: /Echo/ }).click();
+    // Echo's earlier answer may be shown again with it: this send's has the echo's next number.
+    const n = echo.received.length + 1;
     await page.keyboard.press('Control+Enter');
-    await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 15_000 }).toContain('/echo');
+    await expect.poll(() => page.getByTestId('response-body').textContent(), { timeout: 15_000 }).toContain(`"n": ${n},`);
+    expect(await page.getByTestId('response-body').textContent()).toContain('"url": "/echo?x=');
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Echo');
   });
 
