@@ -660,7 +660,7 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
     await new KnownServers((await openWorkspace(ws.root)).id, ws.root).remember('auto', (await openWorkspace(ws.root)).servers.find((e) => e.id === 'auto')!.value);
     try {
       await reopen();
-      expect((await list()).find((r) => r.id === 'auto')!.startError).toBeDefined();
+      expect((await list()).find((r) => r.id === 'auto')!.startError).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program`));
       await new Promise<void>((resolve) => holder.close(() => resolve()));
       expect((await opened!.client.call('POST', '/api/servers/start', { id: 'auto' })).status).toBe(200);
       await opened!.client.call('POST', '/api/servers/stop', { id: 'auto' });
@@ -685,7 +685,7 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
     await new KnownServers((await openWorkspace(ws.root)).id, ws.root).remember('auto', (await openWorkspace(ws.root)).servers.find((e) => e.id === 'auto')!.value);
     try {
       await reopen();
-      expect((await list()).find((r) => r.id === 'auto')!.startError).toBeDefined();
+      expect((await list()).find((r) => r.id === 'auto')!.startError).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program`));
       await new Promise<void>((resolve) => holder.close(() => resolve()));
       await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'from a pull' } });
       await until('auto to wait after a change outside Ferry', async () => (await list()).find((r) => r.id === 'auto')!.waiting !== undefined);
