@@ -16,7 +16,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, gotoApp, holdRequest, openAppPage } from './browser.js';
+import { browserMissing, closeAppPage, gotoApp, holdRequest, logPage, openAppPage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -29,23 +29,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
   const read = (p: string) => fs.readFile(path.join(ws.root, p), 'utf8');
 
   const holdNext = (url: RegExp, method: string) => holdRequest(page, url, method);
-  /** The live channel's messages to the page, and the page's requests, in order. */
-  const frames: string[] = [];
-  const requests: Array<{ method: string; url: string; done: Promise<unknown> }> = [];
-  const drawn = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
-
-  /**
-   * Waits for the app's own write of `file` to be taken by the page: the watcher's report of it on
-   * the live channel (after `framesFrom`), and the read of the file again it makes the open editor
-   * do (a GET of `read` after `requestsFrom`; none while a save is on its way), answered and drawn.
-   * Only then can "no conflict" be seen: before, it says nothing.
-   */
-  async function ownWriteTaken(file: string, read: RegExp, framesFrom: number, requestsFrom: number): Promise<void> {
-    await expect.poll(() => frames.slice(framesFrom).some((f) => f.includes('"changed"') && f.includes(file)), { message: `the watcher's report of ${file}` }).toBe(true);
-    await drawn();
-    for (const r of requests.slice(requestsFrom).filter((r) => r.method === 'GET' && read.test(r.url))) await r.done;
-    await drawn();
-  }
+  let log: PageLog;
 
   beforeAll(async () => {
     ws = await makeWorkspace({
@@ -58,8 +42,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
       'loadtests/smoke.yaml': 'name: Smoke\ntargets:\n  - request: Plain.yaml\n    weight: 1\nstages:\n  - { durationSecs: 6, target: 2 }\n',
     });
     ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false }));
-    page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
-    page.on('request', (r) => requests.push({ method: r.method(), url: r.url(), done: r.response().then((answer) => answer?.finished()) }));
+    log = logPage(page);
     await gotoApp(page, app);
   }, 120_000);
 
@@ -135,7 +118,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     await dialog.getByRole('button', { name: 'Save' }).click();
     await held.sent;
     await dialog.getByLabel('Value 1', { exact: true }).fill('three');
-    const [framesFrom, requestsFrom] = [frames.length, requests.length];
+    const from = log.mark();
     held.release();
     await held.answered;
     expect(parse(await read('environments/local.yaml'))).toEqual({ name: 'Local', variables: [{ key: 'who', value: 'two' }] });
@@ -145,7 +128,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     expect(await dialog.count()).toBe(1);
     expect(await dialog.getByLabel('Value 1', { exact: true }).inputValue()).toBe('three');
     // The app's own write (the watcher's report of it) is no conflict.
-    await ownWriteTaken('environments/local.yaml', /\/api\/environment\/variables\?id=local$/, framesFrom, requestsFrom);
+    await log.changeTaken('environments/local.yaml', /\/api\/environment\/variables\?id=local$/, from);
     expect(await dialog.getByRole('group', { name: 'Changed on disk' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
@@ -163,14 +146,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
     await dialog.getByRole('button', { name: 'Save' }).click();
     await held.sent;
     await dialog.getByLabel('Header value 1').fill('two');
-    const [framesFrom, requestsFrom] = [frames.length, requests.length];
+    const from = log.mark();
     held.release();
     await held.answered;
     expect(parse(await read('requests/Users/_folder.yaml'))).toEqual({ name: 'Users', headers: [{ key: 'X-Team', value: 'one' }] });
     await expect.poll(() => dialog.getByRole('status').last().textContent()).toBe('Saved. What you typed after pressing Save is not saved yet: Save again to keep it.');
     expect(await dialog.count()).toBe(1);
     expect(await dialog.getByLabel('Header value 1').inputValue()).toBe('two');
-    await ownWriteTaken('requests/Users/_folder.yaml', /\/api\/folder\/settings\?path=Users$/, framesFrom, requestsFrom);
+    await log.changeTaken('requests/Users/_folder.yaml', /\/api\/folder\/settings\?path=Users$/, from);
     expect(await dialog.getByRole('group', { name: 'Changed on disk' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.count()).toBe(0);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage, waitForFile, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, logPage, openAppPage, waitForFile, WEB_ROOT, type PageLog } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -56,6 +56,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
   let app: AppServer;
   let browser: Browser;
   let page: Page;
+  let log: PageLog;
   const req = (p: string) => path.join(ws.root, 'requests', p);
 
   beforeAll(async () => {
@@ -72,6 +73,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
       { variables: [{ key: 'base', value: echo.base }] },
     );
     ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, goto: false, onDialog: (d) => void d.accept(d.type() === 'prompt' ? 'Archive' : undefined) }));
+    log = logPage(page);
   }, 120_000);
 
   afterAll(async () => {
@@ -219,10 +221,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     const file = req('Echo.yaml');
     const text = await fs.readFile(file, 'utf8');
     await page.getByLabel('URL').fill('{{base}}/echo?x=mine');
+    const from = log.mark();
     await fs.writeFile(file, text.replace('/echo?x=2', '/echo?x=theirs'));
     await page.keyboard.press('Control+s'); // before the file watcher reports theirs
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'changed on disk' }).count()).toBe(1);
-    await page.waitForTimeout(1000); // the watcher's report of theirs arrives meanwhile
+    // The watcher's report of theirs, and the editor's read of the file it brings, taken: mine stays.
+    await log.changeTaken('requests/Echo.yaml', /\/api\/request\?path=Echo\.yaml$/, from);
     expect(await page.getByLabel('URL').inputValue()).toBe('{{base}}/echo?x=mine');
     expect(await fs.readFile(file, 'utf8')).toContain('/echo?x=theirs');
     await page.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();

@@ -161,6 +161,42 @@ export async function holdRequest(page: Page, url: RegExp, method: string, { rea
   return { sent, release, answered };
 }
 
+/** Where a page's log was: what comes after it is waited for. */
+export interface LogMark {
+  frames: number;
+  requests: number;
+}
+
+export interface PageLog {
+  mark(): LogMark;
+  /**
+   * Waits for a change of `file` on disk to be taken by the page: the watcher's report of it on
+   * the live channel since `from`, and the read of the open file again it makes the editor do
+   * (GETs of `read` since `from`; none while a save is on its way), answered and drawn. Only then
+   * does "no conflict shown" or "the edit still there" say something: before, nothing was asked.
+   */
+  changeTaken(file: string, read: RegExp, from: LogMark): Promise<void>;
+}
+
+/** Logs the live channel's messages to `page` and its requests: call it before the app is opened in it. */
+export function logPage(page: Page): PageLog {
+  const frames: string[] = [];
+  const requests: Array<{ method: string; url: string; done: Promise<unknown> }> = [];
+  page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
+  page.on('request', (r) => requests.push({ method: r.method(), url: r.url(), done: r.response().then((answer) => answer?.finished()) }));
+  // What React does with an event is drawn by the next frame but one at the latest (its effects run before it).
+  const drawn = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  return {
+    mark: () => ({ frames: frames.length, requests: requests.length }),
+    changeTaken: async (file, read, from) => {
+      await expect.poll(() => frames.slice(from.frames).some((f) => f.includes('"changed"') && f.includes(JSON.stringify(file))), { message: `the watcher's report of ${file}` }).toBe(true);
+      await drawn();
+      for (const r of requests.slice(from.requests).filter((r) => r.method === 'GET' && read.test(r.url))) await r.done;
+      await drawn();
+    },
+  };
+}
+
 /** The app in `theme`: its Toggle theme button pressed when it shows the other one, then waited for. */
 export async function showTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   const shown = () => page.evaluate(() => document.documentElement.dataset.theme);
