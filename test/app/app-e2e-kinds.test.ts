@@ -23,7 +23,7 @@ import { ECHO_PROTO, startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer
 import { mosquittoMissing, startAedes, startMosquitto } from '../protocols/mqtt-brokers.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, logPage, openAppPage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -39,6 +39,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
   let app: AppServer;
   let browser: Browser;
   let page: Page;
+  let log: PageLog;
   const onDisk = async (p: string) => parse(await fs.readFile(path.join(ws.root, p), 'utf8')) as Record<string, unknown>;
 
   beforeAll(async () => {
@@ -82,6 +83,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
       'requests/Outside proto.yaml': { name: 'Outside proto', kind: 'grpc', seq: 8, url: grpcPeer.url, method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['../outside.proto'] } },
     });
     ({ app, browser, page } = await openAppPage(ws));
+    log = logPage(page);
   }, 120_000);
 
   afterAll(async () => {
@@ -156,12 +158,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     // A list still being asked for when another request is shown: its answer (here its failure
     // after the 2 s limit) is not shown on the other request's picker.
     await page.getByRole('treeitem', { name: /Silent server/ }).click();
+    const from = log.mark();
     await picker.getByRole('button', { name: 'List methods and tools' }).click();
     await expect.poll(() => picker.getByRole('button', { name: 'Listing…' }).count()).toBe(1);
     await page.getByRole('treeitem', { name: /Echo/ }).click();
     // 10 s: a clean clone's full run (the machine busy with every test file) once took longer than 5.
     await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).count(), { timeout: 10_000 }).toBe(1);
-    await page.waitForTimeout(3_000);
+    // The listing's answer (or its cancelling) come and drawn: only then is its failure surely not shown.
+    await log.answered(/\/api\/describe$/, from);
     expect(await picker.getByRole('alert').count(), (await picker.textContent()) ?? '').toBe(0);
     expect(await picker.getByRole('button', { name: 'List methods and tools' }).isEnabled()).toBe(true);
     // Back on the silent server's request, its picker is as new: List asks again.
@@ -171,10 +175,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
 
   it("a send's answer belongs to its request: a gRPC call still going when another request is shown does not put its failure there", async () => {
     await page.getByRole('treeitem', { name: /Silent server/ }).click();
+    const from = log.mark();
     await page.getByTitle('Send (Ctrl+Enter)').click();
     await expect.poll(() => page.getByLabel('Response').textContent()).toContain('Sending…');
     await page.getByRole('treeitem', { name: /No such name/ }).click();
-    await page.waitForTimeout(3_000);
+    // The send's answer (its failure after the 2 s limit) come and drawn.
+    await log.answered(/\/api\/send$/, from);
     const shown = (await page.getByLabel('Response').textContent()) ?? '';
     expect(shown).not.toMatch(/timed out|2000 ms/);
     expect(shown).toContain('Send the request');
@@ -263,11 +269,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
   it("GraphQL: a schema still being read when another request is shown is not shown (nor its failure) on that request's panel", async () => {
     await page.getByRole('treeitem', { name: /Silent schema/ }).click();
     const panel = page.getByLabel('GraphQL schema');
+    const from = log.mark();
     await panel.getByRole('button', { name: 'Read schema' }).click();
     await expect.poll(() => panel.getByRole('button', { name: 'Reading schema…' }).count()).toBe(1);
     await page.getByRole('treeitem', { name: /Users/ }).click();
     await expect.poll(() => panel.getByRole('button', { name: 'Read schema' }).count()).toBe(1);
-    await page.waitForTimeout(3_000);
+    // The schema's answer (or its cancelling) come and drawn.
+    await log.answered(/\/api\/graphql\/schema$/, from);
     expect(await panel.getByRole('alert').count(), (await panel.textContent()) ?? '').toBe(0);
     expect(await panel.getByRole('button', { name: 'Read schema' }).isEnabled()).toBe(true);
   });

@@ -176,6 +176,12 @@ export interface PageLog {
    * does "no conflict shown" or "the edit still there" say something: before, nothing was asked.
    */
   changeTaken(file: string, read: RegExp, from: LogMark): Promise<void>;
+  /**
+   * Waits for the page's requests to `url` since `from` (one at least) to be answered, or to fail
+   * (cancelled by the page), and for what the page does with the answers to be drawn: what a
+   * late answer could wrongly show is only absent once it has come.
+   */
+  answered(url: RegExp, from: LogMark): Promise<void>;
 }
 
 /** Logs the live channel's messages to `page` and its requests: call it before the app is opened in it. */
@@ -183,6 +189,7 @@ export function logPage(page: Page): PageLog {
   const frames: string[] = [];
   const requests: Array<{ method: string; url: string; done: Promise<unknown> }> = [];
   page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
+  // `done`: answered whole, or failed (response() gives null then).
   page.on('request', (r) => requests.push({ method: r.method(), url: r.url(), done: r.response().then((answer) => answer?.finished()) }));
   // What React does with an event is drawn by the next frame but one at the latest (its effects run before it).
   const drawn = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
@@ -192,6 +199,12 @@ export function logPage(page: Page): PageLog {
       await expect.poll(() => frames.slice(from.frames).some((f) => f.includes('"changed"') && f.includes(JSON.stringify(file))), { message: `the watcher's report of ${file}` }).toBe(true);
       await drawn();
       for (const r of requests.slice(from.requests).filter((r) => r.method === 'GET' && read.test(r.url))) await r.done;
+      await drawn();
+    },
+    answered: async (url, from) => {
+      const asked = requests.slice(from.requests).filter((r) => url.test(r.url));
+      if (asked.length === 0) throw new Error(`the page sent no request to ${url} to wait for`);
+      for (const r of asked) await r.done;
       await drawn();
     },
   };
