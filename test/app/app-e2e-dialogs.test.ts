@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page, Route, WebSocketRoute } from 'playwright-core';
+import type { Browser, Page, Request, Route, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
@@ -516,16 +516,26 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     const dialog = page.getByRole('dialog', { name: 'Workspace variables' });
     await dialog.getByLabel('Variable 1').focus();
     const before = echo.hits();
+    const sends: string[] = [];
+    const sent = (r: Request) => void (new URL(r.url()).pathname === '/api/send' && sends.push(r.url()));
+    page.on('request', sent);
     try {
       await page.keyboard.press('Control+Enter');
-      await page.waitForTimeout(400); // a send would reach the echo server well within this
-      expect(echo.hits()).toBe(before);
+      // A send starts in the key's handler and leaves the page once what it awaits (an open or a
+      // switch of request: none here) has settled, before the next frame: the page's own request,
+      // not the echo server's count after some time, says whether one left.
+      await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+      expect(sends).toEqual([]);
     } finally {
       await page.keyboard.press('Escape'); // closed even when the step fails, so the next steps can run
     }
     await expect.poll(() => dialog.count()).toBe(0);
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/send', { timeout: 15_000 });
     await page.keyboard.press('Control+Enter');
-    await expect.poll(() => echo.hits()).toBe(before + 1);
+    await answered;
+    page.off('request', sent);
+    expect(sends).toHaveLength(1);
+    expect(echo.hits()).toBe(before + 1);
   });
 
   it('asks before deleting a request or a folder by the names the tree shows, saying which file or directory goes', async () => {
