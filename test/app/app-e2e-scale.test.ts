@@ -135,10 +135,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium with a big importe
   it('switching requests quickly: the editor ends on the last one clicked, even when an earlier one answers later', async () => {
     // A request whose answer comes late (a big file on a busy disk): the server's real answer, held back a second.
     await ws.write('requests/Slow.yaml', { name: 'Slow', url: 'http://127.0.0.1:1/slow' });
+    let slowGiven!: () => void;
+    const slowAnswered = new Promise<void>((resolve) => (slowGiven = resolve));
     await page.route(/\/api\/request\?path=Slow\.yaml$/, async (route) => {
       const response = await route.fetch();
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await route.fulfill({ response });
+      slowGiven();
     });
     const filter = page.getByRole('searchbox', { name: 'Filter requests' });
     /** Clicks the request's row, found with the filter; does not wait for it to open. */
@@ -149,7 +152,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium with a big importe
     await click('Slow', 'Slow.yaml');
     await click('PostInvoicesInvoiceVoid', `${STRIPE}/PostInvoicesInvoiceVoid.yaml`);
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('PostInvoicesInvoiceVoid');
-    await page.waitForTimeout(1500); // the slow answer has come meanwhile
+    // The slow answer given to the page, and what the page does with it drawn: only then can it
+    // be seen not to have replaced the last one clicked.
+    await slowAnswered;
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
     expect(await page.getByLabel('Request name').inputValue()).toBe('PostInvoicesInvoiceVoid');
     expect(await page.locator('[role=treeitem][aria-selected=true]').getAttribute('data-path')).toBe(`${STRIPE}/PostInvoicesInvoiceVoid.yaml`);
     // The slow one, opened alone, still opens.
