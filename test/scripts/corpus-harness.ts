@@ -70,6 +70,8 @@ export async function runCorpus(collection: string, standIns: StandIns, extraArg
   const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) })
     .parse(await fs.readFile(junitFile, 'utf8')) as { testsuites: { testsuite: { testcase?: JunitCase[] }[] } };
   const junit = xml.testsuites.testsuite.flatMap((s) => s.testcase ?? []);
+  // A run of nothing would agree with everything below.
+  expect(json.results.length, 'requests run').toBeGreaterThan(0);
   // Nothing left loopback: no request of any run tried to resolve a name or reach a closed port.
   for (const r of json.results) expect(r.error ?? '').not.toMatch(/unknown host|connection refused/);
   expectReportsAgree(run.stdout, json, junit);
