@@ -150,8 +150,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     for (const other of [/Tools/, /Echo/]) {
       await page.getByRole('treeitem', { name: other }).click();
       await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).count()).toBe(1);
-      // Given the page a moment to show a stale error, then none may be there.
-      await page.waitForTimeout(300);
+      // What the switch draws, effects included, drawn (not a moment guessed): no stale error then.
+      await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
       expect(await picker.getByRole('alert').count(), await picker.textContent() ?? '').toBe(0);
       expect(await picker.textContent()).not.toContain('outside.proto');
     }
