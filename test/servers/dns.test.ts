@@ -226,6 +226,86 @@ describe('DNS server', () => {
     expect(await kdig(port, 'x.apps.example.test', 'A')).toMatch(/\s30\s+IN\s+A\s+127\.0\.0\.2/);
   });
 
+  it('answers a name with records only below it NOERROR without records, not NXDOMAIN (RFC 8020: resolvers take NXDOMAIN to mean nothing below exists)', async () => {
+    const { server, handle } = await dnsServer({ records: RECORDS });
+    const port = server!.port;
+    // _tcp.example.test is there for _sip._tcp.example.test; apps.example.test for *.apps.example.test; test for all.
+    for (const [name, type] of [['_tcp.example.test', 'SRV'], ['apps.example.test', 'A'], ['test', 'A'], ['in-addr.arpa', 'PTR']]) {
+      const answer = await kdig(port, name!, type!);
+      expect(answer, name).toMatch(/status: NOERROR/);
+      expect(answer, name).toMatch(/ANSWER: 0/);
+    }
+    expect(await kdig(port, 'nothing._tcp.example.test', 'SRV')).toMatch(/status: NXDOMAIN/);
+    expect(await kdig(port, 'example', 'A')).toMatch(/status: NXDOMAIN/);
+    expect((handle.traffic.recent() as DnsRecord[]).map((r) => r.summary)).toEqual([
+      'SRV _tcp.example.test → NOERROR, 0 answers (udp)', 'A apps.example.test → NOERROR, 0 answers (udp)', 'A test → NOERROR, 0 answers (udp)',
+      'PTR in-addr.arpa → NOERROR, 0 answers (udp)', 'SRV nothing._tcp.example.test → NXDOMAIN, 0 answers (udp)', 'A example → NXDOMAIN, 0 answers (udp)',
+    ]);
+  });
+
+  it('gives each CNAME of a loop once, and the rcode of where a chain ends: NXDOMAIN at a name without records (RFC 6604)', async () => {
+    const records = [
+      { name: 'loop1.example.test', type: 'CNAME', value: 'loop2.example.test' },
+      { name: 'loop2.example.test', type: 'CNAME', value: 'loop1.example.test' },
+      { name: 'dangling.example.test', type: 'CNAME', value: 'gone.example.test' },
+      { name: 'to-parent.example.test', type: 'CNAME', value: 'b.example.test' },
+      { name: 'a.b.example.test', type: 'A', value: '127.0.0.5' },
+    ];
+    const { server } = await dnsServer({ records });
+    const port = server!.port;
+    const loop = await kdig(port, 'loop1.example.test', 'A');
+    expect(loop).toMatch(/status: NOERROR[\s\S]*ANSWER: 2;/);
+    expect(loop.match(/IN\s+CNAME/g)).toHaveLength(2);
+    const dangling = await kdig(port, 'dangling.example.test', 'A');
+    expect(dangling).toMatch(/status: NXDOMAIN/);
+    expect(dangling).toMatch(/dangling\.example\.test\.\s+60\s+IN\s+CNAME\s+gone\.example\.test\./);
+    // A chain ending at a name with records below it ends at a name that exists: NOERROR.
+    expect(await kdig(port, 'to-parent.example.test', 'A')).toMatch(/status: NOERROR[\s\S]*ANSWER: 1;/);
+  });
+
+  it('completes through the upstream a CNAME chain that leaves the records (as a recursive server does), over UDP and TCP', async () => {
+    const upstream = await dnsServer({
+      records: [
+        { name: 'real.example.com', type: 'A', value: '127.0.0.44' },
+        { name: 'alias.example.com', type: 'CNAME', value: 'nowhere.example.com' },
+      ],
+    });
+    const records = [
+      { name: 'app.example.test', type: 'CNAME', value: 'real.example.com' },
+      { name: 'gone.example.test', type: 'CNAME', value: 'alias.example.com' },
+    ];
+    const { server, handle } = await dnsServer({ records, upstream: `127.0.0.1:${upstream.server!.port}` });
+    const port = server!.port;
+    for (const transport of ['+notcp', '+tcp']) {
+      // A stub resolver (glibc, an app) given only the CNAME would find no address.
+      expect(await short(port, 'app.example.test', 'A', transport)).toEqual(['real.example.com.', '127.0.0.44']);
+      const gone = await kdig(port, 'gone.example.test', 'A', transport);
+      expect(gone).toMatch(/status: NXDOMAIN/);
+      expect(gone).toMatch(/alias\.example\.com\.\s+60\s+IN\s+CNAME\s+nowhere\.example\.com\./);
+    }
+    expect((upstream.handle.traffic.recent() as DnsRecord[]).map((r) => r.summary).slice(0, 3)).toEqual([
+      'A real.example.com → NOERROR, 1 answer (udp)', 'A alias.example.com → NXDOMAIN, 1 answer (udp)', 'A real.example.com → NOERROR, 1 answer (tcp)',
+    ]);
+    const first = handle.traffic.recent()[0] as DnsRecord;
+    expect([first.summary, first.note, first.detail.records]).toEqual([
+      'A app.example.test → NOERROR, 2 answers (udp)', `from upstream 127.0.0.1:${upstream.server!.port}`,
+      ['app.example.test 60 IN CNAME real.example.com', 'real.example.com 60 IN A 127.0.0.44'],
+    ]);
+  });
+
+  it('answers SERVFAIL with the records\' part of a chain when its upstream does not answer its end', async () => {
+    const silent = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', () => resolve()));
+    try {
+      const { server } = await dnsServer({ records: [{ name: 'app.example.test', type: 'CNAME', value: 'real.example.com' }], upstream: `127.0.0.1:${silent.address().port}` });
+      const answer = await kdig(server!.port, 'app.example.test', 'A');
+      expect(answer).toMatch(/status: SERVFAIL/);
+      expect(answer).toMatch(/app\.example\.test\.\s+60\s+IN\s+CNAME\s+real\.example\.com\./);
+    } finally {
+      silent.close();
+    }
+  });
+
   it('says NXDOMAIN for names without a record (and disabled ones), NOERROR with no answer for a missing type', async () => {
     const { server, handle } = await dnsServer({ records: RECORDS });
     expect(await kdig(server!.port, 'nothing.example.test', 'A')).toMatch(/status: NXDOMAIN/);

@@ -19,7 +19,7 @@ import { messageRecord } from '../messages/traffic.js';
 import { readAfterDrain } from '../stream-listener.js';
 import { nameText, typeName } from '../../../support/dns-text.js';
 import { answerLine, type DnsDetail, dnsRecord } from './dns-traffic.js';
-import { forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
+import { chainQuery, chainRest, forward, parseUpstream, systemUpstream, type Upstream } from './upstream.js';
 import { Zone } from './zone.js';
 import { kindSection } from '../../../model/index.js';
 
@@ -276,28 +276,34 @@ class DnsKind implements SocketKindInstance {
       this.#record({ ...base, rcode: 'REFUSED', answers: 0, why: `zone transfers are not served: the records are in ${this.context.file}` }, start, raw.length, refused.length);
       return refused;
     }
-    const found = inClass && asked === undefined ? state.zone.lookup(question.name, String(question.type)) : { answers: [], unknown: true };
-    if (found.unknown && state.upstream !== undefined) {
+    const found = inClass && asked === undefined ? state.zone.lookup(question.name, String(question.type)) : { answers: [], unknown: true, nxdomain: true };
+    if ((found.unknown || found.chainEnd !== undefined) && state.upstream !== undefined) {
       const chosen = state.upstream === 'system' ? systemUpstream() : state.upstream;
       const self = chosen !== undefined && isSelf(chosen, this.#port);
       const busy = this.#forwarding >= MAX_FORWARDING;
       const upstream = self || busy ? undefined : chosen;
+      // A CNAME chain that leaves the records is completed by the upstream, as a recursive server
+      // completes it: a stub resolver (glibc, an app) given only the CNAME finds no address.
+      const sent = found.unknown ? raw : chainQuery(found.chainEnd!, question, edns);
       let relayed: Buffer | undefined;
       if (upstream) {
         this.#forwarding++;
         try {
-          relayed = await forward(raw, upstream, transport);
+          relayed = await forward(sent, upstream, transport);
         } finally {
           this.#forwarding--;
         }
       }
-      if (upstream && relayed) {
+      if (upstream && relayed && found.unknown) {
         this.#record({ ...base, rcode: rcodeOf(relayed), answers: answerCount(relayed), upstream: upstream.label, records: relayedLines(relayed) }, start, raw.length, relayed.length);
         return relayed;
       }
-      const failed = encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question], ...edns });
+      const rest = upstream && relayed ? chainRest(relayed, sent) : undefined;
+      if (rest !== undefined) return this.#reply(query, question, transport, encode, { answers: [...found.answers, ...rest.answers], rcode: rest.rcode, upstream: upstream!.label, truncated: rest.truncated }, base, start, raw.length);
       const why = chosen === undefined ? 'system (none configured)' : self ? `${chosen.label}, which is this server itself` : busy ? `${chosen.label}, not asked: ${MAX_FORWARDING} queries already wait for it` : chosen.label;
-      this.#record({ ...base, rcode: 'SERVFAIL', answers: 0, upstream: why }, start, raw.length, failed.length);
+      // What the records hold of the chain goes along with the SERVFAIL, as a resolver sends it.
+      const failed = encode({ type: 'response', id: query.id, flags: SERVFAIL | rd, questions: [question], answers: found.answers, ...edns });
+      this.#record({ ...base, rcode: 'SERVFAIL', answers: found.answers.length, upstream: why, records: found.answers.map((record) => answerLine(record)) }, start, raw.length, failed.length);
       return failed;
     }
     if (!inClass) {
@@ -305,16 +311,32 @@ class DnsKind implements SocketKindInstance {
       this.#record({ ...base, rcode: 'REFUSED', answers: 0 }, start, raw.length, refused.length);
       return refused;
     }
-    const rcode = found.unknown ? NXDOMAIN : 0;
-    const packet: Packet = { type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | rd | rcode, questions: [question], answers: found.answers, ...edns };
+    return this.#reply(query, question, transport, encode, { answers: found.answers, rcode: found.nxdomain ? NXDOMAIN : 0 }, base, start, raw.length);
+  }
+
+  /** The answer from the records (and an upstream's end of a CNAME chain), truncated past what the transport carries. */
+  #reply(
+    query: DecodedPacket,
+    question: dnsPacket.Question,
+    transport: 'udp' | 'tcp',
+    encode: (packet: Packet) => Buffer,
+    found: { answers: dnsPacket.Answer[]; rcode: number; upstream?: string; truncated?: boolean },
+    base: Pick<DnsDetail, 'peer' | 'transport' | 'name' | 'type'>,
+    start: number,
+    bytesIn: number,
+  ): Buffer {
+    const rd = (query.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
+    const edns = opt(query) !== undefined ? { additionals: [ANSWER_OPT] } : {};
+    const packet: Packet = { type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | rd | found.rcode, questions: [question], answers: found.answers, ...edns };
     let answer = encode(packet);
-    let truncated = false;
-    if (answer.length > (transport === 'udp' ? udpLimit(query) : TCP_LIMIT)) {
+    let truncated = found.truncated === true;
+    if (truncated || answer.length > (transport === 'udp' ? udpLimit(query) : TCP_LIMIT)) {
       answer = encode({ ...packet, flags: packet.flags! | dnsPacket.TRUNCATED_RESPONSE, answers: [] });
       truncated = true;
     }
     const records = truncated ? [] : found.answers.map((record) => answerLine(record));
-    this.#record({ ...base, rcode: found.unknown ? 'NXDOMAIN' : 'NOERROR', answers: records.length, truncated, records }, start, raw.length, answer.length);
+    const upstream = found.upstream === undefined ? {} : { upstream: found.upstream };
+    this.#record({ ...base, rcode: RCODES[found.rcode] ?? `RCODE ${found.rcode}`, answers: records.length, truncated, records, ...upstream }, start, bytesIn, answer.length);
     return answer;
   }
 

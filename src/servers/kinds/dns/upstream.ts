@@ -2,9 +2,12 @@
  * Where the DNS server asks for names without a record (spec 2.11 `upstream`): nowhere (empty:
  * NXDOMAIN), this computer's resolver (`system`: the first server Node's resolver uses), or a
  * server address `host` / `host:port`. The query is forwarded as is over UDP, the answer relayed.
+ * A CNAME chain of the records that ends at a name without records is completed by asking it.
  */
+import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import net from 'node:net';
+import dnsPacket from 'dns-packet';
 import { Deframer, lengthPrefixed } from '../../../support/byte-framing.js';
 import { splitDnsAddress, systemDnsServers } from '../../../support/dns-address.js';
 import { ServerError } from '../../errors.js';
@@ -81,4 +84,26 @@ function forwardTcp(query: Buffer, upstream: Upstream): Promise<Buffer | undefin
     });
     socket.write(lengthPrefixed(query, 2));
   });
+}
+
+/** The query for the end of a CNAME chain that left the records: the type asked, recursion desired, EDNS as the client asked. */
+export function chainQuery(name: string, question: dnsPacket.Question, edns: { additionals?: dnsPacket.Answer[] }): Buffer {
+  const id = randomInt(65_536); // not guessable, as a resolver's ids are
+  return Buffer.from(dnsPacket.encode({ type: 'query', id, flags: dnsPacket.RECURSION_DESIRED, questions: [{ name, type: question.type, class: 'IN' }], ...edns }));
+}
+
+/**
+ * The upstream's answer to a chain's end: its records and rcode, and whether it came truncated
+ * (the client then asks again over TCP, and the chain is completed over TCP). Undefined when it is
+ * no answer to that query (another id, not decodable): the client gets SERVFAIL.
+ */
+export function chainRest(answer: Buffer, sent: Buffer): { answers: dnsPacket.Answer[]; rcode: number; truncated: boolean } | undefined {
+  try {
+    const decoded = dnsPacket.decode(answer);
+    if (decoded.type !== 'response' || decoded.id !== sent.readUInt16BE(0)) return undefined;
+    const flags = decoded.flags ?? 0;
+    return { answers: decoded.answers ?? [], rcode: flags & 15, truncated: (flags & dnsPacket.TRUNCATED_RESPONSE) !== 0 };
+  } catch {
+    return undefined;
+  }
 }

@@ -3,6 +3,8 @@
  * trailing dot, values parsed from zone-file form into dns-packet's shapes (a bad one is a load
  * error naming the record). Never templated. `lookup` follows CNAME chains within the zone and
  * `*.` wildcards (an exact name wins; a wildcard stands for one or more labels, not its parent).
+ * A name without records but with names below it (`_tcp.example.test` under
+ * `_sip._tcp.example.test`: an empty non-terminal) exists, as in any zone: no NXDOMAIN for it.
  */
 import net from 'node:net';
 import type { Answer } from 'dns-packet';
@@ -22,14 +24,25 @@ const MAX_CHAIN = 8;
 
 export interface Lookup {
   answers: Answer[];
-  /** The asked name has no record at all (and no chain led anywhere): NXDOMAIN or the upstream. */
+  /** The asked name has no record at all (and no chain led anywhere): the upstream is asked, if any. */
   unknown: boolean;
+  /**
+   * The last name reached (the one asked, or where a CNAME chain ended) has no record and no name
+   * below it: NXDOMAIN unless the upstream answers. RFC 6604: a chain's end decides the rcode;
+   * RFC 8020: a name with records below it is no NXDOMAIN (a resolver takes NXDOMAIN to mean
+   * nothing below exists either, and would not ask for `_sip._tcp.example.test` after it).
+   */
+  nxdomain: boolean;
+  /** A CNAME chain ended at this name (as the CNAME writes it), which has no record: with an upstream, asked of it. */
+  chainEnd?: string;
 }
 
 export class Zone {
   readonly #exact = new Map<string, ZoneRecord[]>();
   /** `*.example.test` → the records, keyed by `example.test`. */
   readonly #wild = new Map<string, ZoneRecord[]>();
+  /** Names with records below them (a wildcard's parent too), the root aside: they exist though they have none. */
+  readonly #above = new Set<string>();
 
   constructor(records: readonly RecordSource[], file: string) {
     records.forEach((r, i) => {
@@ -54,6 +67,8 @@ export class Zone {
       const list = table.get(name) ?? [];
       list.push(record);
       table.set(name, list);
+      // `*.apps.example.test` makes apps.example.test a name with one below it, as a.b.c makes b.c.
+      for (let at = table === this.#wild ? name : parentOf(name); at !== '' && !this.#above.has(at); at = parentOf(at)) this.#above.add(at);
     });
   }
 
@@ -61,21 +76,27 @@ export class Zone {
     const answers: Answer[] = [];
     let name = normalize(qname);
     let owner = qname; // answers carry the name as asked
-    for (let hop = 0; hop < MAX_CHAIN; hop++) {
+    // A loop (a → b → a) ends where it comes back, each CNAME given once, as Knot answers it.
+    const seen = new Set<string>();
+    for (let hop = 0; hop < MAX_CHAIN && !seen.has(name); hop++) {
+      seen.add(name);
       const records = this.#at(name);
-      if (records === undefined) return { answers, unknown: hop === 0 };
+      if (records === undefined) {
+        const nxdomain = !this.#above.has(name);
+        return hop === 0 ? { answers, unknown: true, nxdomain } : { answers, unknown: false, nxdomain, chainEnd: owner };
+      }
       const matching = records.filter((r) => r.type === qtype || qtype === 'ANY');
       if (matching.length > 0) {
         for (const r of matching) answers.push({ name: owner, type: r.wire, ttl: r.ttl, class: 'IN', data: r.data } as Answer);
-        return { answers, unknown: false };
+        return { answers, unknown: false, nxdomain: false };
       }
       const cname = records.find((r) => r.type === 'CNAME');
-      if (cname === undefined) return { answers, unknown: false }; // the name exists, not this type
+      if (cname === undefined) return { answers, unknown: false, nxdomain: false }; // the name exists, not this type
       answers.push({ name: owner, type: 'CNAME', ttl: cname.ttl, class: 'IN', data: cname.data as string });
       name = normalize(cname.data as string);
       owner = cname.data as string;
     }
-    return { answers, unknown: false };
+    return { answers, unknown: false, nxdomain: false };
   }
 
   #at(name: string): ZoneRecord[] | undefined {
@@ -87,6 +108,12 @@ export class Zone {
     }
     return undefined;
   }
+}
+
+/** `a.b.c` → `b.c`; a single label → '' (the root). */
+function parentOf(name: string): string {
+  const dot = name.indexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1);
 }
 
 /** Lower-cased without the trailing dot; labels beyond ASCII in their IDNA form, as queries ask them (a label IDNA cannot write stays as typed). */
