@@ -89,7 +89,7 @@ export class Deframer {
     if (this.options.framing !== 'line') return;
     const last = this.held.at(-1);
     const cr = last !== undefined && last[last.length - 1] === 0x0d ? 1 : 0;
-    if (this.heldBytes - cr > this.maxBytes) throw new Error(`a message over ${this.maxBytes} bytes`);
+    if (this.heldBytes - cr > this.maxBytes) throw new Error(`a line of more than ${sizeText(this.maxBytes)} without its line ending, the most a message may be`);
   }
 
   /** The stream ended: a last line without its line ending is still a message; a cut-off prefixed message is reported. */
@@ -109,7 +109,7 @@ export class Deframer {
     this.awaiting = size;
     while (pending.length - from >= size) {
       const length = pending.readUIntBE(from, size);
-      if (length > this.maxBytes) throw new Error(`a length prefix of ${length} bytes`);
+      if (length > this.maxBytes) throw new Error(`a length prefix saying ${length.toLocaleString('en-US')} bytes follow, more than the ${sizeText(this.maxBytes)} a message may be`);
       if (pending.length - from - size < length) {
         this.awaiting = size + length;
         break;
@@ -119,6 +119,11 @@ export class Deframer {
     }
     return { messages, rest: pending.subarray(from) };
   }
+}
+
+/** `16 MB (16,777,216 bytes)`: the bound as people read it, and exactly. */
+function sizeText(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 2 })} MB (${bytes.toLocaleString('en-US')} bytes)`;
 }
 
 /** The LF-ended lines of `pending` (a CR before the LF dropped from the content), and what follows the last. */

@@ -140,6 +140,19 @@ describe('TCP server', () => {
     expect(performance.now() - started).toBeLessThan(1500);
   });
 
+  it('closes a client whose line passes 16 MB without its end, or whose length prefix says more, and the log says which in words (socat)', async () => {
+    const line = await tcpServer({ framing: 'line' });
+    await runTool('socat', ['-t', '5', '-', `TCP:127.0.0.1:${line.port}`], Buffer.alloc(16 * 1024 * 1024 + 2, 0x61));
+    const prefixed = await tcpServer({ framing: 'lengthPrefixed', lengthBytes: 4 });
+    await runTool('socat', ['-t', '5', '-', `TCP:127.0.0.1:${prefixed.port}`], Buffer.from([0x01, 0x31, 0x2d, 0x00, 0x61]));
+    const errors = async (handle: typeof line.handle) => {
+      await eventually(async () => handle.traffic.recent().some((r) => (r as MessageRecord).detail.event === 'error'));
+      return (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'error').map((r) => [r.detail.preview, r.note]);
+    };
+    expect(await errors(line.handle)).toEqual([['a line of more than 16 MB (16,777,216 bytes) without its line ending, the most a message may be', 'connection closed']]);
+    expect(await errors(prefixed.handle)).toEqual([['a length prefix saying 20,000,000 bytes follow, more than the 16 MB (16,777,216 bytes) a message may be', 'connection closed']]);
+  });
+
   it('waits delayMs before a rule reply; discard and manual send nothing; manual sends what is pushed', async () => {
     const { port } = await tcpServer({ mode: 'rules', rules: [{ match: 'any', reply: 'late', delayMs: 200 }] });
     const started = performance.now();
