@@ -115,6 +115,18 @@ describe('DNS server', () => {
     expect(await kdig(server!.port, 'nothing.example.test', 'A', '+edns')).toMatch(/NXDOMAIN[\s\S]*EDNS PSEUDOSECTION/);
   });
 
+  it("copies the query's DO bit into its OPT record (RFC 3225 3: MUST), errors too, and leaves it off when not asked", async () => {
+    const { server } = await dnsServer({ records: RECORDS });
+    for (const transport of ['+notcp', '+tcp']) {
+      for (const [name, klass] of [['api.example.test', 'IN'], ['nothing.example.test', 'IN'], ['api.example.test', 'CH']]) {
+        const asked = await kdig(server!.port, name!, 'A', '-c', klass!, '+dnssec', transport);
+        expect(asked, `${name} ${klass} ${transport}`).toMatch(/EDNS PSEUDOSECTION:\s*;; Version: 0; flags: do; UDP size: 1232 B/);
+      }
+      expect(await kdig(server!.port, 'api.example.test', 'A', '+edns', transport)).toMatch(/EDNS PSEUDOSECTION:\s*;; Version: 0; flags: ; UDP size: 1232 B/);
+    }
+    expect(await kdig(server!.port, 'api.example.test', 'A', '+dnssec', '+edns=1')).toMatch(/status: BADVERS[\s\S]*Version: 0; flags: do;/);
+  });
+
   it('answers SERVFAIL, REFUSED and NOTIMP to an EDNS query with an OPT record too (RFC 6891 6.1.1), and without one to a plain query', async () => {
     // Port 1 on loopback: nothing listens, so the upstream fails at once (SERVFAIL without waiting).
     const { server } = await dnsServer({ records: RECORDS, upstream: '127.0.0.1:1' });

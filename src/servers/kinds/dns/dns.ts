@@ -238,7 +238,7 @@ class DnsKind implements SocketKindInstance {
     // A query with EDNS (an OPT record) gets one back in every answer, errors too (RFC 6891 6.1.1:
     // responders MUST include it); without it, resolvers such as systemd-resolved take the server
     // for one that drops EDNS and fall back to plain DNS.
-    const edns = opt(query) !== undefined ? { additionals: [ANSWER_OPT] } : {};
+    const edns = answerEdns(query);
     const opcode = (query.flags ?? 0) & OPCODE_BITS;
     if (opcode !== 0) {
       // A dynamic UPDATE or a NOTIFY answered as a query of its zone read as done (knsupdate
@@ -265,7 +265,7 @@ class DnsKind implements SocketKindInstance {
       // RFC 6891 6.1.3: a version the responder does not implement MUST get BADVERS (16: the
       // OPT's extended RCODE 1 over the header's 0) and the version it does speak, so the client
       // asks again with version 0.
-      const answer = encode({ type: 'response', id: query.id, flags: rd, questions: [question], additionals: [{ ...ANSWER_OPT, extendedRcode: 1 } as dnsPacket.Answer] });
+      const answer = encode({ type: 'response', id: query.id, flags: rd, questions: [question], additionals: [{ ...answerOpt(query), extendedRcode: 1 } as dnsPacket.Answer] });
       this.#record({ ...base, rcode: 'BADVERS', answers: 0, why: `EDNS version ${version} asked; this server speaks version 0` }, start, raw.length, answer.length);
       return answer;
     }
@@ -326,7 +326,7 @@ class DnsKind implements SocketKindInstance {
     bytesIn: number,
   ): Buffer {
     const rd = (query.flags ?? 0) & dnsPacket.RECURSION_DESIRED;
-    const edns = opt(query) !== undefined ? { additionals: [ANSWER_OPT] } : {};
+    const edns = answerEdns(query);
     const packet: Packet = { type: 'response', id: query.id, flags: dnsPacket.AUTHORITATIVE_ANSWER | rd | found.rcode, questions: [question], answers: found.answers, ...edns };
     let answer = encode(packet);
     let truncated = found.truncated === true;
@@ -384,8 +384,20 @@ function opt(query: DecodedPacket): { udpPayloadSize?: number } | undefined {
   return query.additionals?.find((r) => r.type === 'OPT') as { udpPayloadSize?: number } | undefined;
 }
 
-/** The OPT record of an answer to an EDNS query: 1232 bytes, the size DNS Flag Day 2020 settled on, no options. */
-const ANSWER_OPT = { type: 'OPT', name: '.', udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags: 0, options: [] } as unknown as dnsPacket.Answer;
+/**
+ * The OPT record of an answer to an EDNS query: 1232 bytes, the size DNS Flag Day 2020 settled on,
+ * no options, and the query's DO bit, which RFC 3225 3 says MUST be copied (systemd-resolved
+ * takes a server that drops it for one without DNSSEC support and downgrades).
+ */
+function answerOpt(query: DecodedPacket): dnsPacket.Answer {
+  const flags = ((opt(query) as { flags?: number } | undefined)?.flags ?? 0) & dnsPacket.DNSSEC_OK;
+  return { type: 'OPT', name: '.', udpPayloadSize: 1232, extendedRcode: 0, ednsVersion: 0, flags, options: [] } as unknown as dnsPacket.Answer;
+}
+
+/** What an answer adds for EDNS: its OPT record when the query had one (RFC 6891 6.1.1), else nothing. */
+function answerEdns(query: DecodedPacket): { additionals?: dnsPacket.Answer[] } {
+  return opt(query) !== undefined ? { additionals: [answerOpt(query)] } : {};
+}
 
 /** 512 bytes, or more when the client says by EDNS (an OPT record) that it takes more. */
 function udpLimit(query: DecodedPacket): number {
