@@ -418,6 +418,11 @@ describe('MCP over stdio', () => {
     expect(String(result.detail?.stderr)).toContain('ferry test MCP server on stdio');
   });
 
+  it("an error the server answered is said in its words alone, not with its stderr's last line (the fixture's banner) as if that were the cause", async () => {
+    const error = await failure(send({ ...fields, mcp: { ...fields.mcp, call: 'resource', name: 'ferry://nope' } }, allowing(spec)));
+    expect(error.message).toBe('the resource call failed: MCP error -32602: Resource ferry://nope not found.');
+  });
+
   it('cwd is a folder relative to the workspace folder (2.8): the program starts there, and that folder is what is allowed', async () => {
     const command = `"${process.execPath}" fixtures/mcp/stdio-server.mjs`;
     const inTest: ProgramSpec = { command, cwd: path.join(process.cwd(), 'test'), env: { FERRY_TEST_GREETING: 'hi' } };

@@ -133,7 +133,11 @@ function failed(error: unknown, deadline: Deadline, what: string, program?: Star
   if (program && code === 'ENOENT') return programNotFound(what.replace(/^the MCP server /, '').replace(/ did not initialize$/, ''));
   const connection = program ? undefined : connectionErrorByCode(code, what.replace(/^.* at (\S+) .*$/, '$1'), innermostMessage(error));
   if (connection) return connection;
-  const stderr = program?.stderr().trim().split('\n').at(-1);
+  // A JSON-RPC error the server answered is its own reason: its stderr's last line (a banner such
+  // as "server running on stdio") would read as the cause. Only the SDK's own errors (no answer
+  // came: the connection closed, its timeout) get it.
+  const answered = error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout;
+  const stderr = answered ? undefined : program?.stderr().trim().split('\n').at(-1);
   const ended = program?.ended();
   // The SDK's 'Connection closed' when the program ended: said as how it ended.
   const why = ended && error instanceof McpError && error.code === ErrorCode.ConnectionClosed ? `the program ${ended} before answering` : oneLine(error);
