@@ -201,6 +201,16 @@ describe('DNS server', () => {
     ]);
   });
 
+  it('answers FORMERR to a query of two questions (RFC 9619), as BIND and Knot do, rather than the first alone', async () => {
+    const { server, handle } = await dnsServer({ records: RECORDS });
+    const two = Buffer.from(dnsPacket.encode({ type: 'query', id: 9, flags: dnsPacket.RECURSION_DESIRED, questions: [{ name: 'api.example.test', type: 'A' }, { name: 'example.test', type: 'MX' }] }));
+    const answer = dnsPacket.decode(await udpAsk(server!.port, two));
+    expect([answer.id, (answer as { rcode?: string }).rcode, answer.answers?.length]).toEqual([9, 'FORMERR', 0]);
+    const record = handle.traffic.recent()[0] as DnsRecord;
+    expect([record.summary, record.note]).toEqual(['A api.example.test → FORMERR, 0 answers (udp)', '2 questions in one query; a query asks one (RFC 9619)']);
+    expect(await short(server!.port, 'api.example.test', 'A')).toEqual(['127.0.0.1']);
+  });
+
   it('does not answer a response (QR set), as BIND drops them: two servers answering each other would loop', async () => {
     const { server, handle } = await dnsServer({ records: RECORDS });
     const client = dgram.createSocket('udp4');

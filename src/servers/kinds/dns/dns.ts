@@ -248,9 +248,13 @@ class DnsKind implements SocketKindInstance {
       this.#record({ ...base, type: `${name} ${base.type}`.trim(), rcode: 'NOTIMP', answers: 0, why: `not done: this server answers queries only (opcode QUERY), not ${name}` }, start, raw.length, answer.length);
       return answer;
     }
-    if (question === undefined) {
+    // RFC 9619: a query asks one question; answering the first alone (as before) passed the others
+    // over in silence. FORMERR, as BIND and Knot answer it.
+    const asking = query.questions?.length ?? 0;
+    if (question === undefined || asking > 1) {
       const answer = dnsPacket.encode({ type: 'response', id: query.id, flags: FORMERR | rd, questions: [], ...edns });
-      this.#record({ ...base, rcode: 'FORMERR', answers: 0 }, start, raw.length, answer.length);
+      const why = asking > 1 ? { why: `${asking} questions in one query; a query asks one (RFC 9619)` } : {};
+      this.#record({ ...base, rcode: 'FORMERR', answers: 0, ...why }, start, raw.length, answer.length);
       return answer;
     }
     // The records are of class IN: a question of another class (CH, HS) has none here. It goes to
