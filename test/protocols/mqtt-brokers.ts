@@ -72,8 +72,8 @@ function mosquittoBinary(): string {
   return spawnSync('sh', ['-c', 'command -v mosquitto || echo /usr/sbin/mosquitto'], { encoding: 'utf8' }).stdout.trim();
 }
 
-/** mosquitto with a generated config (anonymous clients allowed, one user in a password file), ready when it says it listens. */
-export async function startMosquitto(): Promise<Broker> {
+/** mosquitto with a generated config (anonymous clients allowed, one user in a password file), ready when it says it listens; `extra`: more config lines (max_qos 1…). */
+export async function startMosquitto(extra: string[] = []): Promise<Broker> {
   const dir = mkdtempSync(path.join(tmpdir(), 'ferry-mosquitto-'));
   const passwords = path.join(dir, 'passwords');
   writeFileSync(passwords, '');
@@ -84,7 +84,7 @@ export async function startMosquitto(): Promise<Broker> {
   writeFileSync(
     config,
     [`listener ${port} 127.0.0.1`, `user ${userInfo().username}`, // run as root, mosquitto would become user mosquitto and lose this folder
-       'allow_anonymous true', `password_file ${passwords}`, 'persistence false', 'log_dest stderr', 'log_type error', 'log_type warning', 'log_type notice', 'log_type information', ''].join('\n'),
+       'allow_anonymous true', `password_file ${passwords}`, 'persistence false', 'log_dest stderr', 'log_type error', 'log_type warning', 'log_type notice', 'log_type information', ...extra, ''].join('\n'),
   );
   const child: ChildProcess = spawn(mosquittoBinary(), ['-c', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';

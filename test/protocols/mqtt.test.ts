@@ -188,6 +188,33 @@ const missing = mosquittoMissing();
 describe.skipIf(Boolean(missing))(`mosquitto${missing ? ` (skipped: ${missing})` : ''}`, () => {
   brokerCases('mosquitto', startMosquitto, 'v311');
   brokerCases('mosquitto', startMosquitto, 'v5');
+
+  describe("a broker's limits (max_qos 1, max_packet_size 200, retain_available false)", () => {
+    let limited: Broker;
+    beforeAll(async () => {
+      limited = await startMosquitto(['max_qos 1', 'max_packet_size 200', 'retain_available false']);
+    });
+    afterAll(() => limited?.close());
+    const publish = (version: string, fields: Record<string, unknown>, text = 'x') =>
+      sendRequest('mqtt', { url: limited.url, mqtt: { version, topic: 'ferry/limits', ...fields }, body: { type: 'text', text }, settings: { stream: { maxEvents: 1, timeoutMs: 3000 } } });
+
+    it("MQTT 5: a publish past what the CONNACK says (Maximum QoS, Retain Available, Maximum Packet Size) is refused before sending, naming the limit (mosquitto dropped the connection: it read as a topic not allowed)", async () => {
+      const host = `127.0.0.1:${limited.port}`;
+      expect((await failure(publish('v5', { qos: 2 }))).message).toBe(`the MQTT broker at ${host} takes messages at QoS 1 at most (its CONNACK's Maximum QoS), so Ferry did not publish to ferry/limits at QoS 2: the broker would drop the connection. Set mqtt.qos to 1 or 0.`);
+      expect((await failure(publish('v5', { retain: true }))).message).toBe(`the MQTT broker at ${host} keeps no retained messages (its CONNACK's Retain Available is 0), so Ferry did not publish to ferry/limits with retain: the broker would drop the connection. Turn off mqtt.retain.`);
+      // The packet: 1 byte of type, 2 of length, 2 + 12 of topic, 2 of packet id, 1 of properties, then the payload.
+      const fits = 'y'.repeat(200 - 1 - 2 - 14 - 2 - 1);
+      expect(mqttPacket.generate({ cmd: 'publish', topic: 'ferry/limits', payload: fits, qos: 1, messageId: 1, retain: false, dup: false, properties: {} }, { protocolVersion: 5 }).length).toBe(200);
+      const whole = await publish('v5', { qos: 1, subscriptions: [{ topic: 'ferry/limits', qos: 1 }] }, fits);
+      expect(received(whole).map((m) => m.text)).toEqual([fits]);
+      expect((await failure(publish('v5', { qos: 1 }, `${fits}y`))).message).toBe(`the message to ferry/limits is 201 bytes as an MQTT packet, more than the 200 bytes the MQTT broker at ${host} takes (its CONNACK's Maximum Packet Size), so Ferry did not publish it: the broker would drop the connection. Send a smaller body, or raise the broker's limit.`);
+    });
+
+    it("MQTT 3.1.1: the broker says no limits; its drop of a publish past them names them as a possible cause", async () => {
+      const error = await failure(publish('v311', { qos: 2 }));
+      expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${limited.port} closed the connection before acknowledging the message published to ferry/limits at QoS 2 (no PUBREC); it may not allow this client that topic, or take a message of this size or QoS (MQTT 3.1.1 brokers do not say their limits): check the topic, the broker's access rules and its limits.`);
+    });
+  });
 });
 
 describe('mqtt: brokers that refuse or close', () => {
@@ -210,7 +237,7 @@ describe('mqtt: brokers that refuse or close', () => {
 
   it('a broker that drops the client before acknowledging a QoS 1 publish fails the request, naming the topic; at QoS 0 there is nothing to wait for', async () => {
     const error = await failure(sendRequest('mqtt', { url: aedes.url, mqtt: { topic: 'ferry/denied', qos: 1 }, body: { type: 'text', text: 'x' }, settings: { stream: { timeoutMs: 5000 } } }));
-    expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${aedes.port} closed the connection before acknowledging the message published to ferry/denied at QoS 1 (no PUBACK); it may not allow this client that topic: check the topic and the broker's access rules.`);
+    expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${aedes.port} closed the connection before acknowledging the message published to ferry/denied at QoS 1 (no PUBACK); it may not allow this client that topic, or take a message of this size or QoS (MQTT 3.1.1 brokers do not say their limits): check the topic, the broker's access rules and its limits.`);
     const fireAndForget = await sendRequest('mqtt', { url: aedes.url, mqtt: { topic: 'ferry/denied', qos: 0 }, body: { type: 'text', text: 'x' }, settings: { stream: { timeoutMs: 5000 } } });
     expect(fireAndForget.stream?.stoppedBy).toBe('closed');
   });

@@ -16,6 +16,7 @@ import type { ConnectHandlers, LiveConnection } from '../live/types.js';
 import { StreamSession } from '../stream/session.js';
 import { PacketGuard } from './packet-guard.js';
 import { connackRefusal } from './refusals.js';
+import { publishRefusal } from './broker-limits.js';
 import { maxResponseBytes } from '../response-limit.js';
 
 /** The `mqtt` option section as prepared (defaults and variables filled). */
@@ -134,8 +135,9 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
     opened.disconnect = { reasonCode: packet.reasonCode };
   });
   // Brokers such as AWS IoT drop a client that subscribes or publishes to a topic it may not use, with no SUBACK or PUBACK.
+  // A 3.1.1 broker also drops a publish past limits it never said (mosquitto's max_qos, max_packet_size).
   const unacknowledged = () =>
-    new SendError(`the MQTT broker at ${url.host} closed the connection before acknowledging ${opened.awaiting}; it may not allow this client that topic: check the topic and the broker's access rules.`, 'refused');
+    new SendError(`the MQTT broker at ${url.host} closed the connection before acknowledging ${opened.awaiting}; ${opened.awaiting?.startsWith('the message') && options.version === 'v311' ? "it may not allow this client that topic, or take a message of this size or QoS (MQTT 3.1.1 brokers do not say their limits): check the topic, the broker's access rules and its limits" : "it may not allow this client that topic: check the topic and the broker's access rules"}.`, 'refused');
   client.on('error', (error) => {
     const code = (error as { code?: unknown }).code;
     if (!session.messages && typeof code === 'number') return session.fail(connackRefusal(code, options.version, url.host));
@@ -167,7 +169,7 @@ export async function sendMqtt(prepared: PreparedRequest, context: SendContext, 
   let steps: Promise<void> | undefined;
   const opened = await openMqtt(prepared, context, session, url, options, (client, connected) => {
     const messages = session.open();
-    steps = subscribeThenPublish(client, connected, options, prepared, messages).catch((error: Error) => session.fail(describeMqttError(error, url, true)));
+    steps = subscribeThenPublish(client, connected, options, prepared, messages, url.host).catch((error: Error) => session.fail(describeMqttError(error, url, true)));
   });
   const messages = await session.finish();
   // The polite end keeps the connection while acknowledgements are due (endClient): one may still come.
@@ -215,6 +217,8 @@ export async function connectMqtt(prepared: PreparedRequest, context: SendContex
       if (problem) throw new SendError(`the topic "${topic}" ${problem}.`, 'invalid');
       const payload = outgoingBytes(message).bytes;
       const qos = (message.qos ?? 0) as 0 | 1 | 2;
+      const refusal = publishRefusal(opened.connack, { topic, payload, qos, retain: message.retain === true }, url.host, options.version);
+      if (refusal) throw refusal;
       messages.sent({ ...payloadText(payload), topic, qos, retain: message.retain === true });
       await opened.client.publishAsync(topic, payload, { qos, retain: message.retain === true }).catch((error: Error) => Promise.reject(describeMqttError(error, url, true)));
     },
@@ -266,7 +270,7 @@ function subscriptionRefused(refused: ISubscriptionGrant): SendError {
 }
 
 /** Subscribes first (so a message the request publishes to its own subscription is read), then publishes. */
-async function subscribeThenPublish(client: MqttClient, opened: OpenedMqtt, options: MqttOptions, prepared: PreparedRequest, messages: MessageStream): Promise<void> {
+async function subscribeThenPublish(client: MqttClient, opened: OpenedMqtt, options: MqttOptions, prepared: PreparedRequest, messages: MessageStream, host: string): Promise<void> {
   const subscriptions = options.subscriptions.filter((s) => s.enabled && s.topic !== '');
   if (subscriptions.length > 0) {
     opened.awaiting = `the subscription to ${subscriptions.map((s) => s.topic).join(', ')} (no SUBACK)`;
@@ -277,6 +281,8 @@ async function subscribeThenPublish(client: MqttClient, opened: OpenedMqtt, opti
   }
   const payload = publishedPayload(prepared, options);
   if (!payload || messages.stopped) return;
+  const refusal = publishRefusal(opened.connack, { topic: options.topic, payload, qos: options.qos, retain: options.retain }, host, options.version);
+  if (refusal) throw refusal;
   messages.sent({ ...payloadText(payload), topic: options.topic, qos: options.qos, retain: options.retain });
   // QoS 0 has no acknowledgement to wait for.
   if (options.qos > 0) opened.awaiting = `the message published to ${options.topic} at QoS ${options.qos} (no ${options.qos === 1 ? 'PUBACK' : 'PUBREC'})`;
