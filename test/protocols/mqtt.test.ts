@@ -3,6 +3,8 @@
  * TLS) and Debian's mosquitto started by the test (3.1.1 and 5). QoS 0/1/2, retained messages,
  * username/password, clean session, CONNACK refusals, every stop reason.
  */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import mqttClient from 'mqtt';
 import mqttPacket from 'mqtt-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import { buildVariableScope } from '../../src/template/index.js';
 import { describeKindCases, sendInheriting, sendWith } from './kind-cases.js';
 import { CONNACK, mosquittoMissing, PASSWORD, startAedes, startMosquitto, startScriptedBroker, USER, type Broker } from './mqtt-brokers.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
+import { tempDir } from '../support/temp.js';
 
 describeKindCases({
   module: requestKind('mqtt'),
@@ -208,6 +211,21 @@ describe.skipIf(Boolean(missing))(`mosquitto${missing ? ` (skipped: ${missing})`
       const whole = await publish('v5', { qos: 1, subscriptions: [{ topic: 'ferry/limits', qos: 1 }] }, fits);
       expect(received(whole).map((m) => m.text)).toEqual([fits]);
       expect((await failure(publish('v5', { qos: 1 }, `${fits}y`))).message).toBe(`the message to ferry/limits is 201 bytes as an MQTT packet, more than the 200 bytes the MQTT broker at ${host} takes (its CONNACK's Maximum Packet Size), so Ferry did not publish it: the broker would drop the connection. Send a smaller body, or raise the broker's limit.`);
+    });
+
+    it("MQTT 5: a publish the broker's ACL refuses (PUBACK 0x87) names the topic and what to check (it said only \"Publish error: Not authorized\")", async () => {
+      const dir = await tempDir('ferry-mosquitto-acl-');
+      const acl = path.join(dir, 'acl');
+      await fs.writeFile(acl, 'topic read ferry/ro/#\ntopic readwrite ferry/rw/#\n');
+      const guarded = await startMosquitto([`acl_file ${acl}`]);
+      try {
+        const error = await failure(sendRequest('mqtt', { url: guarded.url, mqtt: { version: 'v5', topic: 'ferry/ro/x', qos: 1 }, body: { type: 'text', text: 'no' }, settings: { stream: { timeoutMs: 3000 } } }));
+        expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${guarded.port} refused the message published to ferry/ro/x at QoS 1: not authorized (PUBACK reason code 0x87); check the topic and the broker's access rules.`);
+        const allowed = await sendRequest('mqtt', { url: guarded.url, mqtt: { version: 'v5', topic: 'ferry/rw/x', qos: 1 }, body: { type: 'text', text: 'yes' }, settings: { stream: { timeoutMs: 300 } } });
+        expect(allowed.outcome.ok).toBe(true);
+      } finally {
+        await guarded.close();
+      }
     });
 
     it("MQTT 3.1.1: the broker says no limits; its drop of a publish past them names them as a possible cause", async () => {

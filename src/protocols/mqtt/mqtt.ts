@@ -220,7 +220,7 @@ export async function connectMqtt(prepared: PreparedRequest, context: SendContex
       const refusal = publishRefusal(opened.connack, { topic, payload, qos, retain: message.retain === true }, url.host, options.version);
       if (refusal) throw refusal;
       messages.sent({ ...payloadText(payload), topic, qos, retain: message.retain === true });
-      await opened.client.publishAsync(topic, payload, { qos, retain: message.retain === true }).catch((error: Error) => Promise.reject(describeMqttError(error, url, true)));
+      await opened.client.publishAsync(topic, payload, { qos, retain: message.retain === true }).catch((error: Error) => Promise.reject(describeMqttError(publishRefused(error, topic, qos, url.host), url, true)));
     },
     operations: {
       subscribe: async (params, messages) => {
@@ -286,8 +286,21 @@ async function subscribeThenPublish(client: MqttClient, opened: OpenedMqtt, opti
   messages.sent({ ...payloadText(payload), topic: options.topic, qos: options.qos, retain: options.retain });
   // QoS 0 has no acknowledgement to wait for.
   if (options.qos > 0) opened.awaiting = `the message published to ${options.topic} at QoS ${options.qos} (no ${options.qos === 1 ? 'PUBACK' : 'PUBREC'})`;
-  await client.publishAsync(options.topic, payload, { qos: options.qos as 0 | 1 | 2, retain: options.retain });
+  await client.publishAsync(options.topic, payload, { qos: options.qos as 0 | 1 | 2, retain: options.retain }).catch((error: Error) => Promise.reject(publishRefused(error, options.topic, options.qos, host)));
   opened.awaiting = undefined;
+}
+
+/**
+ * An MQTT 5 broker's refusal of a QoS 1 or 2 publish (a PUBACK or PUBREC reason code from 0x80,
+ * mosquitto's 0x87 for a topic its ACL does not let the client write), said with the topic and
+ * what to check; mqtt.js said only "Publish error: Not authorized".
+ */
+function publishRefused(error: Error, topic: string, qos: number, host: string): Error {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'number' || code < 0x80) return error;
+  const reason = error.message.replace(/^Publish error: /, '');
+  const packet = qos === 1 ? 'PUBACK' : 'PUBREC';
+  return new SendError(`the MQTT broker at ${host} refused the message published to ${topic} at QoS ${qos}: ${reason.charAt(0).toLowerCase()}${reason.slice(1)} (${packet} reason code 0x${code.toString(16)}); check the topic and the broker's access rules.`, 'refused');
 }
 
 /**
