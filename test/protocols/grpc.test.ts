@@ -6,11 +6,13 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import tls from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
+import { testCertificate } from '../support/servers/index.js';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { prepareRequest } from '../../src/request/index.js';
 import { hawkCheck, oauth1Check } from '../support/auth-checks.js';
@@ -245,6 +247,29 @@ describe('gRPC', () => {
     } finally {
       await secure.close();
       http1.close();
+    }
+  });
+
+  it('grpcs:// to an IP address sends no TLS server name (RFC 6066; grpc-js sent it and Node warned DEP0123 on stderr mid-run), a host name still goes', async () => {
+    const names: (string | undefined)[] = [];
+    const server = tls.createServer({ ...(await testCertificate()), ALPNProtocols: ['h2'] }, (socket) => {
+      names.push((socket as tls.TLSSocket & { servername?: string | false }).servername || undefined);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const warnings: string[] = [];
+    const onWarning = (warning: Error & { code?: string }) => warnings.push(warning.code ?? warning.message);
+    process.on('warning', onWarning);
+    try {
+      const fields = { method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 3000, verifyTls: false } };
+      await failure(send({ ...fields, url: `grpcs://127.0.0.1:${port}` }));
+      await failure(send({ ...fields, url: `grpcs://localhost:${port}` }));
+      expect(names).toEqual([undefined, 'localhost']);
+      expect(warnings).not.toContain('DEP0123');
+    } finally {
+      process.off('warning', onWarning);
+      server.close();
     }
   });
 

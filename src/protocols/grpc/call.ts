@@ -29,6 +29,7 @@ import { type Answer, type CallType, result } from './answer.js';
 import { reachedServer } from './client-status.js';
 import { notAStatus, statusName, unreadableMessage } from './status.js';
 import { maxResponseBytes } from '../response-limit.js';
+import { withoutIpServername } from './tls-name.js';
 
 quietGrpcLog();
 
@@ -58,7 +59,7 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
   const verify = prepared.settings?.verifyTls !== false;
   // The CAs and client certificate of this computer's settings, as for https:// (a secure context takes PFX too).
   const credentials = secure
-    ? grpc.credentials.createFromSecureContext(tls.createSecureContext(context.agents.targetTls(url)), verify ? {} : { rejectUnauthorized: false, checkServerIdentity: () => undefined })
+    ? withoutIpServername(grpc.credentials.createFromSecureContext(tls.createSecureContext(context.agents.targetTls(url)), verify ? {} : { rejectUnauthorized: false, checkServerIdentity: () => undefined }))
     : grpc.credentials.createInsecure();
   const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes(context), 'grpc.primary_user_agent': 'ferry', 'grpc.enable_http_proxy': 0, ...ONE_ATTEMPT };
   const proxy = context.agents.proxyFor(new URL(`${secure ? 'https' : 'http'}://${host}`), prepared.settings?.proxy === false);
