@@ -9,6 +9,7 @@
  * - oauth.ts — an OAuth 2.0 authorization server (`startAuthServer`)
  * - listen.ts — how they all listen and close, and `requestLog` (wait for a request, no sleeps)
  * - ports.ts — `freePort`, only where the code under test takes a fixed port
+ * - nginx.ts — Debian's nginx as a reverse proxy in front of Ferry's servers (`startNginx`, `nginxMissing`)
  */
 export * from './listen.js';
 export * from './peers.js';
@@ -17,3 +18,4 @@ export * from './recording.js';
 export * from './oauth.js';
 export * from './ports.js';
 export * from './proxies.js';
+export * from './nginx.js';
