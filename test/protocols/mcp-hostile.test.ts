@@ -13,6 +13,7 @@ import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { HttpAgents, requestKind, SendError, type ProtocolResult, type StreamMessage } from '../../src/protocols/index.js';
 import { prepareRequest } from '../../src/request/index.js';
 import { sendWith } from './kind-cases.js';
+import { closedPort, nginxMissing, startNginx } from '../support/servers/index.js';
 
 const mcpKind = requestKind('mcp');
 
@@ -309,9 +310,27 @@ describe('MCP: Streamable HTTP answers that are neither JSON nor an event stream
     const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>not here</p>'));
     const host = await listening(server);
     const error = await failure(send(`http://${host}/mcp`, { mcp: { transport: 'auto', call: 'tool', name: 'go' } }));
-    expect(error.message).toContain(`did not initialize over Streamable HTTP (the MCP server at ${host} answered initialize with text/html, neither JSON (application/json) nor an event stream (text/event-stream): <p>not here</p>; check that the URL is the server's MCP endpoint.) nor HTTP+SSE`);
+    expect(error.message).toContain(`did not initialize over Streamable HTTP (the MCP server at ${host} answered initialize with text/html, neither JSON (application/json) nor an event stream (text/event-stream): <p>not here</p>; check that the URL is the server's MCP endpoint) nor HTTP+SSE`);
   });
 });
+
+describe.skipIf(nginxMissing())('MCP behind nginx whose upstream is down (a 502 error page)', () => {
+  it('initialize answered 502 is one line: the status and the page\'s first words (it was the SDK\'s message with the whole page, over many lines with CRs)', async () => {
+    const nginx = await startNginx(`location / { proxy_pass http://127.0.0.1:${await closedPort()}; }`);
+    closers.push(() => void nginx.close());
+    const host = `127.0.0.1:${nginx.port}`;
+    const page = '<html> <head><title>502 Bad Gateway</title></head> <body> <center><h1>502 Bad Gateway</h1></center> <hr><center>nginx/';
+    const streamableOnly = await failure(send(`${nginx.url}/mcp`, { mcp: { transport: 'streamableHttp', call: 'tool', name: 'go' } }));
+    expect(streamableOnly.message).toMatch(new RegExp(`^the MCP server at ${host} did not initialize: its POST was answered HTTP 502: ${escape(page)}[\\d.]+</center> </body> </html>\\.$`));
+    const auto = await failure(send(`${nginx.url}/mcp`, { mcp: { transport: 'auto', call: 'tool', name: 'go' } }));
+    expect(auto.message).toContain(`did not initialize over Streamable HTTP (its POST was answered HTTP 502: ${page}`);
+    expect(auto.message).toMatch(/\) nor HTTP\+SSE: SSE error: Non-200 status code \(502\)\.$/);
+    for (const error of [streamableOnly, auto]) expect(error.message).not.toMatch(/[\r\n]/);
+  });
+});
+
+/** `text` as a regular expression matching it literally. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 describe('MCP: a server that fails a call and then never answers the listing that names what it has', () => {
   /** tools/call answered with an error (or an isError result); tools/list never answered. */

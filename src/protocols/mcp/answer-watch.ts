@@ -176,7 +176,7 @@ function list(value: unknown): Array<Record<string, unknown>> {
 /** Most characters of a body said in a message. */
 const SAID = 200;
 
-function firstWords(text: string): string {
+export function firstWords(text: string): string {
   const said = text.replace(/\s+/g, ' ').trim();
   return said.length > SAID ? `${said.slice(0, SAID)}…` : said;
 }

@@ -62,7 +62,7 @@ export async function sendMcp(prepared: PreparedRequest, context: SendContext, s
         await client?.close().catch(() => {});
         used = 'sse';
         await connect(httpTransport('sse', prepared, context, stop)).catch((second: unknown) => {
-          throw failed(second, deadline, `the MCP server at ${where} did not initialize over Streamable HTTP (${(error as Error).message}) nor HTTP+SSE`);
+          throw failed(second, deadline, `the MCP server at ${where} did not initialize over Streamable HTTP (${oneLine(error)}) nor HTTP+SSE`);
         });
       }
     }
