@@ -165,3 +165,13 @@ export function connectionErrorByCode(code: string, host: string, detail = ''): 
 export function notTlsReason(text: string): string | undefined {
   return /wrong version number|packet length too long|unknown protocol/i.exec(text)?.[0];
 }
+
+/**
+ * What to check when an HTTP handshake (a WebSocket upgrade, Socket.IO's) is answered with a
+ * gateway status: a reverse proxy's (nginx's 502 with the server behind it down), so the path,
+ * auth and headers are not the problem. Undefined for other statuses.
+ */
+export function gatewayHint(status: number): string | undefined {
+  if (status !== 502 && status !== 503 && status !== 504) return undefined;
+  return `a proxy in front of the server (such as nginx) answers ${status} when the server behind it is down or does not answer: check that it runs, and the proxy's upstream`;
+}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError } from '../../src/protocols/index.js';
 import { describeKindCases, sendWith, type RunningPeer } from './kind-cases.js';
 import { requestSchema } from '../../src/model/index.js';
-import { testCertificate } from '../support/servers/index.js';
+import { closedPort, nginxMissing, startNginx, testCertificate } from '../support/servers/index.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
 import { floodPings, frame, rawPeer } from './raw-websocket-peer.js';
 import { awsV4Check, hawkCheck } from '../support/auth-checks.js';
@@ -399,6 +399,16 @@ describe('socketio requests', () => {
       } finally {
         peer.close();
       }
+    }
+  });
+
+  it.skipIf(nginxMissing())("nginx's 502 for a server behind it that is down says to check that server, not the path (it said to check the URL and socketio.path)", async () => {
+    const nginx = await startNginx(`location / { proxy_pass http://127.0.0.1:${await closedPort()}; proxy_http_version 1.1; proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection "upgrade"; }`);
+    try {
+      const down = await failure(sendRequest('socketio', { url: `http://127.0.0.1:${nginx.port}/`, socketio: { transport: 'polling' } }));
+      expect(down.message).toBe(`127.0.0.1:${nginx.port} answered HTTP 502 to Socket.IO's long-polling request; a proxy in front of the server (such as nginx) answers 502 when the server behind it is down or does not answer: check that it runs, and the proxy's upstream.`);
+    } finally {
+      await nginx.close();
     }
   });
 

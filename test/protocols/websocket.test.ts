@@ -7,7 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { SendError } from '../../src/protocols/index.js';
 import { requestKind } from '../../src/protocols/index.js';
 import { describeKindCases, sendWith, type RunningPeer } from './kind-cases.js';
-import { testCertificate } from '../support/servers/index.js';
+import { closedPort, nginxMissing, startNginx, testCertificate } from '../support/servers/index.js';
 import { hawkCheck, oauth1Check, type Received } from '../support/auth-checks.js';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { prepareRequest } from '../../src/request/index.js';
@@ -189,6 +189,18 @@ describe('websocket requests', () => {
     const dropped = await failure(sendRequest('websocket', { url: `${base()}/drop` }));
     expect(dropped.message).toMatch(/closed the connection during the WebSocket handshake/);
     for (const error of [unauthorized, protocol, dropped]) expect(error.message).not.toContain('\n');
+  });
+
+  it.skipIf(nginxMissing())("nginx's 502 for a server behind it that is down says to check that server, not the path and auth (it said so for every status)", async () => {
+    const nginx = await startNginx(`location / { proxy_pass http://127.0.0.1:${await closedPort()}; proxy_http_version 1.1; proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection "upgrade"; }`);
+    try {
+      const down = await failure(sendRequest('websocket', { url: `ws://127.0.0.1:${nginx.port}/chat` }));
+      expect(down.message).toBe(`127.0.0.1:${nginx.port} answered HTTP 502 Bad Gateway instead of opening the WebSocket (no 101 upgrade); a proxy in front of the server (such as nginx) answers 502 when the server behind it is down or does not answer: check that it runs, and the proxy's upstream.`);
+    } finally {
+      await nginx.close();
+    }
+    const unauthorized = await failure(sendRequest('websocket', { url: `${base()}/private` }));
+    expect(unauthorized.message).toMatch(/answered HTTP 401 Unauthorized instead of opening the WebSocket \(no 101 upgrade\); check the URL's path, the auth and the headers\.$/);
   });
 
   it('ws:// to a TLS server: the dropped handshake says to use wss://', async () => {

@@ -7,7 +7,7 @@
 import { Manager, type Socket } from 'socket.io-client';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
-import { describeSocketError, errorCode } from '../connection-errors.js';
+import { describeSocketError, errorCode, gatewayHint } from '../connection-errors.js';
 import { proxyError } from '../http/proxy-errors.js';
 import { tunnelFor } from '../http/tunnel-agent.js';
 import { SendError } from '../send-error.js';
@@ -279,7 +279,7 @@ function describeConnectError(error: Error & { type?: string; description?: unkn
   }
   if (typeof error.description === 'number' && error.description > 0) {
     return new SendError(
-      `${url.host} answered HTTP ${error.description} to Socket.IO's ${options.transport === 'polling' ? 'long-polling' : 'handshake'} request; check the URL and socketio.path (${options.path}).`,
+      `${url.host} answered HTTP ${error.description} to Socket.IO's ${options.transport === 'polling' ? 'long-polling' : 'handshake'} request; ${gatewayHint(error.description) ?? `check the URL and socketio.path (${options.path})`}.`,
       'protocol',
     );
   }

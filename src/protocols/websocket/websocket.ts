@@ -11,7 +11,7 @@ import type { ProtocolResult, SendContext } from '../kind.js';
 import { openLive } from '../live/connection.js';
 import { outgoingBytes } from '../live/outgoing.js';
 import type { ConnectHandlers, LiveConnection } from '../live/types.js';
-import { describeSocketError, errorCode } from '../connection-errors.js';
+import { describeSocketError, errorCode, gatewayHint } from '../connection-errors.js';
 import { proxyError } from '../http/proxy-errors.js';
 import { tunnelFor, type Tunnel } from '../http/tunnel-agent.js';
 import { SendError } from '../send-error.js';
@@ -57,7 +57,7 @@ function openWebSocket(prepared: PreparedRequest, context: SendContext, session:
     request.destroy();
     session.fail(
       new SendError(
-        `${url.host} answered HTTP ${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''} instead of opening the WebSocket (no 101 upgrade); check the URL's path, the auth and the headers.`,
+        `${url.host} answered HTTP ${response.statusCode}${response.statusMessage ? ` ${response.statusMessage}` : ''} instead of opening the WebSocket (no 101 upgrade); ${gatewayHint(response.statusCode ?? 0) ?? "check the URL's path, the auth and the headers"}.`,
         'protocol',
       ),
     );
