@@ -236,11 +236,25 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
     if (!deadline.error && closed && certificate && report.tlsMs !== undefined && !report.afterHandshake) {
       throw new SendError(`${url.host} closed the connection right after the TLS handshake, before answering: it may not accept the client certificate Ferry sent (${certificate}). Check the clientCertificates setting.`, 'tls');
     }
-    throw deadline.error ?? describeNetworkError(error, url, httpVersion, ctx.agents.proxyFor(url, direct), certificate);
+    const failure = deadline.error ?? describeNetworkError(error, url, httpVersion, ctx.agents.proxyFor(url, direct), certificate);
+    throw redirects.length && !ctx.signal?.aborted ? afterRedirect(failure, redirects.at(-1)!, url) : failure;
   } finally {
     deadline.clear();
   }
 }
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/**
+ * A failure at an address a redirect gave (a mock answering a documented `Location`, a login
+ * page on another host) says so: the message would otherwise name a host the request never
+ * held and send the reader to check its URL and variables.
+ */
+function afterRedirect(failure: SendError, last: { url: string; status: number }, target: URL): SendError {
+  if (failure.kind === 'redirects') return failure;
+  return new SendError(
+    `after a redirect (${last.status} from ${last.url} to ${target.href}): ${failure.message} To get the redirect itself as the response, set settings.followRedirects to false.`,
+    failure.kind,
+  );
+}
 
