@@ -24,6 +24,15 @@ export interface CurlRequest {
 const DATA_KINDS: Record<string, DataArg['kind']> = {
   data: 'data', 'data-ascii': 'ascii', 'data-binary': 'binary', 'data-raw': 'raw', 'data-urlencode': 'urlencode', json: 'json',
 };
+/**
+ * Where curl's HTTP version options ask for less than Ferry's setting does: `--http2` takes
+ * HTTP/1.1 from a server without HTTP/2, `httpVersion: http2` refuses it (the request then fails
+ * where the command worked); `-0` speaks HTTP/1.0, Ferry 1.1.
+ */
+const VERSION_NOTES: Record<string, string | undefined> = {
+  http2: 'curl --http2 uses HTTP/2 when the server offers it and HTTP/1.1 otherwise; it was imported as httpVersion http2, which speaks HTTP/2 only (over http:// at once, as --http2-prior-knowledge), so a server that speaks only HTTP/1.1 is refused. Set the request\'s httpVersion to auto for curl\'s behaviour.',
+  'http1.0': 'curl -0 (--http1.0) speaks HTTP/1.0; Ferry has no HTTP/1.0 and sends HTTP/1.1 (httpVersion http1).',
+};
 const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 export function importCurl(text: string, options: CurlImportOptions = {}): ImportResult {
@@ -59,6 +68,8 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
   let userAgent: string | undefined;
   let referer: string | undefined;
   let globoff = false;
+  // The last HTTP version option wins, in curl as here; its note goes with it.
+  let versionNote: string | undefined;
   const settings: NonNullable<ImportedRequestData['settings']> = {};
 
   for (const { option, value, negated } of parsed.options) {
@@ -108,15 +119,16 @@ export function curlToRequest(text: string, options: CurlImportOptions = {}): Cu
         else notes.push(`--max-time ${value} is not a number of seconds; it was skipped.`);
         break;
       }
-      case 'http1.0': case 'http1.1': settings.httpVersion = 'http1'; break;
-      case 'http2': case 'http2-prior-knowledge': settings.httpVersion = 'http2'; break;
-      case 'http3': case 'http3-only': settings.httpVersion = 'http3'; break;
+      case 'http1.0': case 'http1.1': settings.httpVersion = 'http1'; versionNote = VERSION_NOTES[option.long]; break;
+      case 'http2': case 'http2-prior-knowledge': settings.httpVersion = 'http2'; versionNote = VERSION_NOTES[option.long]; break;
+      case 'http3': case 'http3-only': settings.httpVersion = 'http3'; versionNote = undefined; break;
       case 'url': urls.push(value); break;
       case 'url-query': urlQueries.push(value); break;
       case 'globoff': globoff = !negated; break;
     }
   }
   urls.push(...parsed.urls);
+  if (versionNote) notes.push(versionNote);
   collectShellNotes(command, parsed, ignored, notes);
   if (urls.length === 0) throw new ImportError('The curl command has no URL. Add the address to call, e.g. curl https://example.com/items');
   if (urls.length > 1) notes.push(`The command calls ${urls.length} URLs; only the first (${urls[0]}) was imported.`);
