@@ -156,6 +156,14 @@ export class WorkspaceData {
     return { ...((await this.state.read()).scriptValues?.[scope] ?? {}) };
   }
 
+  /** The scopes that hold values scripts set, each with the names of its values. */
+  async scriptValueNames(): Promise<Array<{ scope: ScriptScope; names: string[] }>> {
+    const all = (await this.state.read()).scriptValues ?? {};
+    return Object.entries(all)
+      .map(([scope, values]) => ({ scope: scope as ScriptScope, names: Object.keys(values ?? {}) }))
+      .filter((entry) => entry.names.length > 0);
+  }
+
   /** Applies script changes: a string sets, `null` unsets. */
   async updateScriptValues(scope: ScriptScope, changes: Record<string, string | null>): Promise<void> {
     if (Object.keys(changes).length === 0) return;

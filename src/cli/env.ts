@@ -1,5 +1,5 @@
 /**
- * `ferry env ls|use|new|rename|rm`: the environments of the workspace and the one active on this
+ * `ferry env ls|use|new|rename|rm|reset`: the environments of the workspace and the one active on this
  * computer (spec 2.10). `run`, `serve` and `load` use the active one when `-e` is absent. Parsing
  * and printing only: the core is variables/environment.ts and variables/manage-environments.ts.
  */
@@ -8,6 +8,7 @@ import { WorkspaceData } from '../appdata/index.js';
 import { listEnvironments, NoEnvironmentError, RunError, useEnvironment } from '../variables/index.js';
 // Not through variables/index.js, which every run loads: only `ferry env` changes environments.
 import { createEnvironment, deleteEnvironment, renameEnvironment } from '../variables/manage-environments.js';
+import { forgetScriptValues } from '../variables/script-values.js';
 import { WorkspaceBusyError } from '../appdata/index.js';
 import { ENVIRONMENTS_DIR, NameError } from '../workspace/index.js';
 import { environmentProblems } from './environment-problems.js';
@@ -111,6 +112,23 @@ export function registerEnv(program: Command, ctx: CliContext): void {
         return;
       }
       ctx.output.err(`ferry: deleted environments/${outcome.id}.yaml.`);
+    });
+
+  env
+    .command('reset')
+    .description('forget the values scripts set on this computer (pm.environment.set…), which win over the files in later runs: one environment\'s, or all')
+    .addHelpText('after', examples([["ferry env reset Local", "the values scripts set in Local"], ["ferry env reset", "every value scripts set: environments, workspace variables, globals"]]))
+    .argument('[env]', 'environment id (file name) or display name; none = every value scripts set in the workspace')
+    .action(async (wanted: string | undefined, _options: unknown, command: Command) => {
+      const ws = await openWorkspaceFor(command, ctx);
+      const forgotten = await managing(() => forgetScriptValues(ws, new WorkspaceData(ws.id, ws.root), wanted));
+      // Nothing to forget succeeds with a notice, as removing what is not there (docs/running.md, exit codes).
+      if (forgotten.length === 0) {
+        ctx.output.err(`ferry: scripts have set no values ${wanted === undefined ? 'in this workspace' : `in environment ${wanted}`} on this computer; nothing to forget.`);
+        return;
+      }
+      for (const { where, names } of forgotten) ctx.output.err(`ferry: forgot the values scripts set in ${where}: ${names.join(', ')}.`);
+      ctx.output.err('ferry: the next run starts from the files\' values (secret values scripts set stay: ferry secret unset removes them).');
     });
 
   for (const sub of env.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);

@@ -89,7 +89,7 @@ describe('the command table', () => {
     expect((await ferry(['help', 'env', 'lss'])).stderr).toContain("ferry: unknown command 'lss' of ferry env\n(Did you mean ls?)");
     expect((await ferry(['config', 'lst', '-h'])).stderr).toContain("ferry: unknown command 'lst' of ferry config\n(Did you mean one of list, ls?)");
     // No near spelling: the group's commands are named (`add` for `new`, as the group's own help words it).
-    expect((await ferry(['env', 'add', 'Staging'])).stderr).toContain("ferry: unknown command 'add' of ferry env (its commands: ls, use, new, rename, rm)");
+    expect((await ferry(['env', 'add', 'Staging'])).stderr).toContain("ferry: unknown command 'add' of ferry env (its commands: ls, use, new, rename, rm, reset)");
     for (const [args, usage] of [[['env', 'use', '--help'], 'Usage: ferry env use'], [['env', 'help', 'use'], 'Usage: ferry env use'], [['config', 'ls', '-h'], 'Usage: ferry config list|ls'], [['help', 'env'], 'Usage: ferry env [options] [command]'], [['load', 'smoke', '--help'], 'Usage: ferry load [options] [command] <id>']] as const) {
       const shown = await ferry([...args]);
       expect(shown.code, args.join(' ')).toBe(0);
