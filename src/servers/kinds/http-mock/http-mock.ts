@@ -22,6 +22,7 @@ import { readPrefer } from './prefer.js';
 import { invalidRequestAnswer } from './problem.js';
 import { contractMessages } from '../../../contract/index.js';
 import { PendingTimers } from '../pending-timers.js';
+import { notFoundText } from './not-found.js';
 
 interface CompiledRoute {
   label: string;
@@ -186,7 +187,7 @@ class HttpMock implements HttpKindInstance {
       );
       return;
     }
-    const text = `No route of the mock API "${state.name}" matches ${method} ${path}. Routes are tried in order; check their methods, paths and match conditions in ${this.context.file}.\n`;
+    const text = notFoundText(state.name, this.context.file, method, path, state.routes);
     this.#sendText(req, res, state, 404, text, start, '', body, 'notFound');
   }
 
