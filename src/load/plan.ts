@@ -15,7 +15,7 @@ import { loadClientTls } from '../request/client-tls-files.js';
 import { tlsOptionsForUrl, type ClientTls } from '../request/client-tls.js';
 import { DataFileError, readDataFile, rowText, resolveEnvironment, RunError, type ActiveEnvironmentNotice } from '../variables/index.js';
 import { DYNAMIC_VALUE_NAMES } from '../template/index.js';
-import { entriesHere, formatWarning, loadTargetPath, unreadEntryFiles, walkRequests, type Workspace } from '../workspace/index.js';
+import { entriesHere, formatWarning, loadTargetPath, nearestPath, unreadEntryFiles, walkRequests, type Workspace } from '../workspace/index.js';
 import { fieldPlacer } from './field-place.js';
 import { markerFor } from './fill.js';
 import { rowsOf, type Segment } from './segment.js';
@@ -144,7 +144,10 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
   const requests = requestsByPath(workspace);
   const found = sent.map(({ t, i }) => {
     const hit = requests.get(loadTargetPath(t.request).toLowerCase());
-    if (!hit) throw new LoadInputError(`${where}: targets[${i}].request: there is no request "${t.request}" under requests/.`);
+    if (!hit) {
+      const near = nearestPath([...requests.values()].map((r) => r.node.path), t.request);
+      throw new LoadInputError(`${where}: targets[${i}].request: there is no request "${t.request}" under requests/.${near ? ` Did you mean ${near}?` : ''}`);
+    }
     const kind = requestKind(hit.node.request.kind);
     if (kind.kind !== 'http') throw new LoadInputError(`${where}: targets[${i}].request: ${hit.node.path} is ${kind.noun}; load tests send HTTP requests only.`);
     return { target: t, hit };

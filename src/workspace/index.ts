@@ -14,6 +14,6 @@ export { parseYaml, renderYaml, positionOf, MAX_ALIAS_COUNT } from './yaml-file.
 export { editYaml } from './yaml-edit.js';
 export { sectionSource, withSectionSource } from './yaml-section.js';
 export * from './entries.js';
-export { normalizeSelectPath, selectRequests, SelectError, unsavedItem, warningsOfRun, type RunItem } from './select.js';
+export { nearestPath, normalizeSelectPath, selectRequests, SelectError, unsavedItem, warningsOfRun, type RunItem } from './select.js';
 export * from './order.js';
 export { applyMove, MoveError, planMove, type MovePlan } from './move-item.js';

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { findFolder, isYamlFile } from './tree.js';
 import { isCaseMisnamedFolderWarning } from './unread-entries.js';
-import type { RequestFile, RequestSummary } from '../model/index.js';
+import { editDistance, type RequestFile, type RequestSummary } from '../model/index.js';
 import type { BrokenNode, FolderNode, RequestNode, Warning } from './types.js';
 
 export interface RunItem<R extends RequestSummary = RequestFile> {
@@ -118,7 +118,7 @@ export function selectRequests<R extends RequestSummary = RequestFile>(root: Fol
     // A file the reader skipped (a symbolic link, a name that is not UTF-8): its warning says why.
     const skipped = options.warnings && skippedFile(options.warnings, lower);
     if (skipped) throw new SelectError(skipped.message);
-    throw new SelectError(`No request or folder "${raw}" under requests/. ${suggest(all, wanted)}Give a request path such as Folder/Name.yaml (see \`ferry ls\`).`);
+    throw new SelectError(`No request or folder "${raw}" under requests/. ${suggest(root, all, wanted)}Give a request path such as Folder/Name.yaml (see \`ferry ls\`).`);
   }
   return out;
 }
@@ -164,10 +164,33 @@ function byName<R extends RequestSummary>(root: FolderNode<R>, all: RunItem<R>[]
   return found;
 }
 
-function suggest<R extends RequestSummary>(all: RunItem<R>[], wanted: string): string {
+function suggest<R extends RequestSummary>(root: FolderNode<R>, all: RunItem<R>[], wanted: string): string {
   const base = path.posix.basename(wanted).toLowerCase().replace(/\.yaml$/i, '');
   const close = all.filter((i) => path.posix.basename(i.node.path).toLowerCase().replace(/\.yaml$/i, '').includes(base)).slice(0, 3);
-  return close.length ? `Did you mean ${close.map((i) => i.node.path).join(', ')}? ` : '';
+  if (close.length) return `Did you mean ${close.map((i) => i.node.path).join(', ')}? `;
+  // A typo (`Shop flw`, `List al pets`): the request or folder a letter or two away.
+  const near = nearestPath([...all.map((i) => i.node.path), ...folderPaths(root).map((p) => `${p}/`)], wanted);
+  return near ? `Did you mean ${near}? ` : '';
+}
+
+function folderPaths<R extends RequestSummary>(folder: FolderNode<R>): string[] {
+  return folder.children.flatMap((child) => (child.type === 'folder' ? [child.path, ...folderPaths(child)] : []));
+}
+
+/**
+ * The request or folder path among `paths` that `wanted` is one or two typed letters from (one
+ * for a name of up to 4 letters), compared without case, `.yaml` and a trailing `/`; the nearest.
+ */
+export function nearestPath(paths: readonly string[], wanted: string): string | undefined {
+  const bare = (p: string) => p.toLowerCase().replace(/\/+$/, '').replace(/\.yaml$/i, '');
+  const target = bare(wanted);
+  const allowed = target.length <= 4 ? 1 : 2;
+  let best: { path: string; distance: number } | undefined;
+  for (const candidate of paths) {
+    const distance = editDistance(target, bare(candidate));
+    if (distance > 0 && distance <= allowed && (!best || distance < best.distance)) best = { path: candidate, distance };
+  }
+  return best?.path;
 }
 
 /**
