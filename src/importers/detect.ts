@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { isYamlSyntaxError, MAX_YAML_ALIASES, parseDocumentText } from '../openapi-document/index.js';
-import { ImportError } from './types.js';
+import { ImportError, type ImportSource } from './types.js';
 import { sizeOverLimit } from '../support/human-units.js';
 import { notUtf8Name } from '../support/system-error.js';
 
@@ -119,18 +119,33 @@ export function decodeText(bytes: Buffer): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-function refuseUnknown(detail?: string): ImportError {
-  return new ImportError(`This file is not a format Ferry can import${detail ? ` (${detail})` : ''}. ${SUPPORTED_FORMATS}`);
+function refuseUnknown(subject: string | undefined, detail?: string): ImportError {
+  return new ImportError(`${subject ?? 'This file'} is not a format Ferry can import${detail ? ` (${detail})` : ''}. ${SUPPORTED_FORMATS}`);
+}
+
+/**
+ * What an import's refusals call its input: the file as typed, the download, standard input or
+ * the pasted text, so a log of several imports says which one was refused.
+ */
+export function inputSubject(source: ImportSource): string {
+  if (source.label === PASTED) return 'The pasted text';
+  if (source.path !== undefined) return `The file ${source.label}`;
+  if (source.url !== undefined) return `The download from ${source.label}`;
+  return source.label === 'standard input' ? 'Standard input' : source.label;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Recognizes the format of an import's text. Throws an ImportError with the supported formats when it is none. */
-export function detect(text: string): Detected {
+/**
+ * Recognizes the format of an import's text. Throws an ImportError with the supported formats when
+ * it is none; `subject` names the input in it (inputSubject), else "This file" / "The file".
+ */
+export function detect(text: string, subject?: string): Detected {
+  const what = subject ?? 'The file';
   // Binary files (images, archives, executables) have NUL bytes or many control characters.
   const sample = text.slice(0, 4096);
   const controls = sample.match(/[\u0000-\u0008\u000e-\u001f]/g)?.length ?? 0;
-  if (sample.includes('\u0000') || controls > sample.length / 20 || sample.includes('\ufffd\ufffd')) throw refuseUnknown('it looks like binary data');
+  if (sample.includes('\u0000') || controls > sample.length / 20 || sample.includes('\ufffd\ufffd')) throw refuseUnknown(subject, 'it looks like binary data');
   const trimmed = text.trimStart();
   if (trimmed === '') throw new ImportError(`There is nothing to import: the input is empty. ${SUPPORTED_FORMATS}`);
 
@@ -139,9 +154,9 @@ export function detect(text: string): Detected {
     try {
       document = JSON.parse(trimmed);
     } catch (error) {
-      throw new ImportError(`The file looks like JSON but does not parse: ${describeJsonError(trimmed, error as Error)}. Is it cut short? Export it again.`);
+      throw new ImportError(`${what} looks like JSON but does not parse: ${describeJsonError(trimmed, error as Error)}. Is it cut short? Export it again.`);
     }
-    return detectDocument(document, 'json');
+    return detectDocument(document, 'json', undefined, subject);
   }
   if (looksLikeCurl(trimmed)) return { kind: 'curl', text };
   let document: unknown;
@@ -152,21 +167,21 @@ export function detect(text: string): Detected {
     ({ data: document, depth } = parseDocumentText(text, { prettyErrors: true }));
   } catch (error) {
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-      throw yamlBomb('The file', 'import');
+      throw yamlBomb(what, 'import');
     }
-    if (/Maximum call stack/i.test((error as Error).message)) throw tooDeepForReader('The file', 'import');
+    if (/Maximum call stack/i.test((error as Error).message)) throw tooDeepForReader(what, 'import');
     // A document that says it is OpenAPI/Swagger but does not parse: say where, not "unknown format".
     if (isYamlSyntaxError(error) && /^(openapi|swagger)\s*:/m.test(text)) {
       const pos = error.linePos?.[0];
       const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
-      throw new ImportError(`The file looks like an OpenAPI/Swagger YAML document but does not parse${where}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}. Fix the YAML and import again.`);
+      throw new ImportError(`${what} looks like an OpenAPI/Swagger YAML document but does not parse${where}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}. Fix the YAML and import again.`);
     }
-    throw refuseUnknown();
+    throw refuseUnknown(subject);
   }
   if (isObject(document) && (isVersionField(document.openapi) || isVersionField(document.swagger))) {
-    return detectDocument(document, 'yaml', depth);
+    return detectDocument(document, 'yaml', depth, subject);
   }
-  throw refuseUnknown();
+  throw refuseUnknown(subject);
 }
 
 function looksLikeCurl(text: string): boolean {
@@ -225,15 +240,15 @@ export function checkDocumentDepth(document: unknown, depth: number | undefined,
   }
 }
 
-function detectDocument(document: unknown, format: 'json' | 'yaml', depth?: number): Detected {
-  checkDocumentDepth(document, depth);
+function detectDocument(document: unknown, format: 'json' | 'yaml', depth?: number, subject?: string): Detected {
+  checkDocumentDepth(document, depth, subject);
   if (Array.isArray(document)) {
     // Old globals exports are a bare list of {key, value}.
-    if (document.length === 0) throw refuseUnknown('an empty JSON list');
+    if (document.length === 0) throw refuseUnknown(subject, 'an empty JSON list');
     if (document.every((v) => isObject(v) && 'key' in v)) return { kind: 'globals', document };
-    throw refuseUnknown('a JSON list that is not a globals export');
+    throw refuseUnknown(subject, 'a JSON list that is not a globals export');
   }
-  if (!isObject(document)) throw refuseUnknown();
+  if (!isObject(document)) throw refuseUnknown(subject);
   if (isVersionField(document.openapi) || document.swagger !== undefined) {
     // YAML reads an unquoted `3.0` or `2.0` as a number.
     const raw = document.openapi ?? document.swagger;
@@ -267,7 +282,7 @@ function detectDocument(document: unknown, format: 'json' | 'yaml', depth?: numb
   if (Array.isArray(document.values)) {
     return { kind: document._postman_variable_scope === 'globals' ? 'globals' : 'environment', document };
   }
-  throw refuseUnknown();
+  throw refuseUnknown(subject);
 }
 
 const isVersionField = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';

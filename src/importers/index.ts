@@ -3,7 +3,7 @@
  * workspace all or nothing. The CLI and the app call these.
  */
 import { importCurl, type CurlImportOptions } from './curl/index.js';
-import { checkImportSize, detect, inputNamed } from './detect.js';
+import { checkImportSize, detect, inputNamed, inputSubject } from './detect.js';
 import { importEnvironment } from './environment.js';
 import { importOpenApi, importOpenApiAsServer } from './openapi/index.js';
 import { importPostman } from './postman/index.js';
@@ -36,7 +36,7 @@ export interface ConvertOptions {
 /** Turns an import's text into an ImportResult (nothing is written). */
 export async function convert(text: string, source: ImportSource, options: ConvertOptions = {}): Promise<ImportResult> {
   checkImportSize(text, inputNamed(source.label, 'The import '));
-  const detected = detect(text);
+  const detected = detect(text, inputSubject(source));
   if (options.asServer && detected.kind !== 'openapi') {
     throw new ImportError(`--as-server makes a mock API from an OpenAPI or Swagger document; ${source.label} is not one.`);
   }
