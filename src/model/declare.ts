@@ -5,6 +5,7 @@
  * keeps unknown fields (written after the known ones).
  */
 import { z } from 'zod';
+import { editDistance } from '../support/edit-distance.js';
 
 // Building a zod schema costs tens of microseconds (a text field ~100 µs: a union of three and a
 // transform), and the format declares hundreds of fields, built whenever the model loads. Schemas
@@ -259,20 +260,6 @@ export function closestName(name: string, names: readonly string[]): string | un
   return best?.name;
 }
 
-/** Edits (insert, delete, replace, swap of neighbours) from `a` to `b`. */
-export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  }
-  return d[a.length]![b.length]!;
-}
 
 const DROPPED = Symbol('dropped');
 

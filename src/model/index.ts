@@ -24,7 +24,7 @@ export * from './loadtest.js';
 export * from './app-settings.js';
 export * from './socket-framing.js';
 export * from './socket-encoding.js';
-export { toFileData, deepEqual, describe as describeValue, isPlainObject, unknownFields, closestName, editDistance, type UnknownField } from './declare.js';
+export { toFileData, deepEqual, describe as describeValue, isPlainObject, unknownFields, closestName, type UnknownField } from './declare.js';
 // The type only: the forms' walk itself is the app's (routes-catalog imports it), so `ferry run` never loads it.
 export type { FormField } from './form-fields.js';
 

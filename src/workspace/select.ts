@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { findFolder, isYamlFile } from './tree.js';
 import { isCaseMisnamedFolderWarning } from './unread-entries.js';
-import { editDistance, type RequestFile, type RequestSummary } from '../model/index.js';
+import type { RequestFile, RequestSummary } from '../model/index.js';
+import { editDistance } from '../support/edit-distance.js';
 import type { BrokenNode, FolderNode, RequestNode, Warning } from './types.js';
 
 export interface RunItem<R extends RequestSummary = RequestFile> {

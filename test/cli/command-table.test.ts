@@ -152,8 +152,9 @@ describe('what a command loads (bin/ferry.js)', () => {
       // since commander's refusals are reworded, synchronously as it writes them, by cli/usage-errors.ts;
       // 171 since the HTML report shows names as the app does (support/shown-name.ts, one regex);
       // 172 since reading a file warns of a text field YAML reads as a reshaped number (workspace/number-text-warning.ts);
-      // 173 since a subfolder of environments/ holding .yaml files is said, not passed over (workspace/unread-entries.ts).
-      expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(173);
+      // 173 since a subfolder of environments/ holding .yaml files is said, not passed over (workspace/unread-entries.ts);
+      // 174 since a misspelt request path and a declared field share one edit distance (support/edit-distance.ts).
+      expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(174);
       expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(270);
       // Ferry's code comes from the bundle, not from tsc's output beside it.
       const built = path.join(import.meta.dirname, '..', '..', 'dist') + path.sep;
