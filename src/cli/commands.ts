@@ -47,7 +47,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'env',
     term: 'env',
-    description: 'list, add, rename and delete environments, and choose the active one (kept on this computer, used when -e is absent)',
+    description: 'list, add, rename and delete environments, choose the active one (kept on this computer, used when -e is absent), and forget the values scripts set',
     load: async () => (await import('./env.js')).registerEnv,
   },
   {

@@ -20,7 +20,7 @@ import { examples } from './examples.js';
 export function registerEnv(program: Command, ctx: CliContext): void {
   const env = program
     .command('env')
-    .description('list, add, rename and delete environments, and choose the active one (kept on this computer, used when -e is absent)')
+    .description('list, add, rename and delete environments, choose the active one (kept on this computer, used when -e is absent), and forget the values scripts set')
     .addHelpText('after', examples([["ferry env ls", "the environments, the active one marked"], ["ferry env use staging", "make staging the default for -e"], ["ferry env new Staging --copy-of Local", "a new environment with Local's variables"]]));
   env
     .command('ls')
