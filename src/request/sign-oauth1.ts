@@ -25,6 +25,9 @@ type Params = Record<string, string | string[]>;
 
 const HASHES: Record<string, string> = { SHA1: 'sha1', SHA256: 'sha256', SHA512: 'sha512' };
 
+/** The order postman-runtime writes the oauth_* parameters in. */
+const POSTMAN_ORDER = ['oauth_consumer_key', 'oauth_token', 'oauth_signature_method', 'oauth_timestamp', 'oauth_nonce', 'oauth_version', 'oauth_body_hash', 'oauth_callback', 'oauth_verifier', 'oauth_signature'];
+
 function addParam(params: Params, key: string, value: string): void {
   const existing = params[key];
   if (existing === undefined) params[key] = value;
@@ -104,17 +107,21 @@ export async function signOAuth1(auth: Record<string, unknown>, target: SignTarg
   } catch (error) {
     throw new PrepareError(`OAuth 1.0: the request cannot be signed: ${(error as Error).message}.`);
   }
-  const oauthParams: Record<string, string> = {};
+  const oauthParams: [string, string][] = [];
   for (const [key, value] of Object.entries({ ...signed, ...extra })) {
-    if (key.startsWith('oauth_') && value !== undefined) oauthParams[key] = String(value);
+    if (key.startsWith('oauth_') && value !== undefined) oauthParams.push([key, String(value)]);
   }
+  // Laid out as Postman sends them (order, `,` between header values), so a request reads the same
+  // from either client; the order does not change the signature (RFC 5849 sorts for it).
+  oauthParams.sort(([a], [b]) => POSTMAN_ORDER.indexOf(a) - POSTMAN_ORDER.indexOf(b));
+  const enc = (text: string) => oauth.percentEncode(text);
 
   if (auth.addParamsToHeader !== false) {
-    const header = oauth.toHeader(oauthParams as unknown as OAuth.Authorization).Authorization;
-    setSignedAuthorization(target.headers, header);
+    const values = oauthParams.map(([key, value]) => `${enc(key)}="${enc(value)}"`);
+    setSignedAuthorization(target.headers, `OAuth ${[...(realm ? [`realm="${enc(realm)}"`] : []), ...values].join(',')}`);
     return;
   }
-  const encoded = Object.entries(oauthParams).map(([key, value]) => `${oauth.percentEncode(key)}=${oauth.percentEncode(value)}`).join('&');
+  const encoded = oauthParams.map(([key, value]) => `${enc(key)}=${enc(value)}`).join('&');
   if (form && target.method !== 'GET' && target.method !== 'HEAD') {
     const text = Buffer.from(form.bytes).toString('utf8');
     form.bytes = new Uint8Array(Buffer.from(text === '' ? encoded : `${text}&${encoded}`, 'utf8'));
