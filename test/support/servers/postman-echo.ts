@@ -30,7 +30,11 @@ export interface EchoOptions {
   tls?: { key: string; cert: string };
   /** The origin reported in `url` fields. */
   publicOrigin?: string;
+  /** Called with each request as received (headers as sent, body read whole), for tests that compare what clients send. */
+  record?: (request: ReceivedRequest) => void;
 }
+
+export interface ReceivedRequest { method: string; target: string; rawHeaders: string[]; body: Buffer }
 
 /** The credentials postman-echo's auth endpoints accept. */
 export const ECHO_USER = 'postman';
@@ -49,7 +53,10 @@ export async function startEchoServer(options: EchoOptions = {}): Promise<EchoSe
   const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     seen.push({ method: req.method ?? '', target: req.url ?? '' });
     readBody(req)
-      .then((body) => answer(req, res, body, { publicOrigin, nonce }))
+      .then((body) => {
+        options.record?.({ method: req.method ?? '', target: req.url ?? '', rawHeaders: req.rawHeaders, body });
+        return answer(req, res, body, { publicOrigin, nonce });
+      })
       .catch((error: Error) => {
         if (!res.headersSent) res.writeHead(400, { 'Content-Type': 'text/plain' });
         res.end(`echo server: ${error.message}`);
