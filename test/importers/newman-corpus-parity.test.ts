@@ -5,8 +5,8 @@
  * copy (the fixture is never edited), and each request gets an `X-Item` header with its place, so
  * what the servers receive is told apart item by item, redirect hops and auth retries included.
  * Compared per item: method, request target, headers (minus each client's own) and body, as
- * received; the tests' names, verdicts and messages; whether it failed with an error; and what
- * its scripts logged.
+ * received; the tests' names, verdicts and messages; whether it failed with an error; what its
+ * scripts logged; and the globals and collection variables the scripts left at the end.
  *
  * Where the two differ on purpose (docs/import.md "What a run sends, compared with Newman",
  * docs/scripts.md "Coming from Postman / Newman") the difference is either normalized away below
@@ -18,6 +18,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EchoServer, type ReceivedRequest, startEchoServer, testCertificate } from '../support/servers/index.js';
+import { WorkspaceData } from '../../src/appdata/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
 import { CORPUS } from '../support/corpus.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
@@ -195,29 +197,40 @@ interface ItemResult { name: string; tests: string[][]; failed: boolean; console
 /** What stays apart from the comparison: a request that tried to reach a host off loopback. */
 const OFF_LOOPBACK = /ENOTFOUND|EAI_AGAIN|unknown host/;
 
-async function runNewman(file: string, variables: Record<string, string>): Promise<ItemResult[]> {
+/** The globals and collection variables at the end of a run, as text (Ferry keeps non-strings as JSON). */
+interface EndValues { globals: Record<string, string>; collection: Record<string, string> }
+const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
+async function runNewman(file: string, variables: Record<string, string>): Promise<{ results: ItemResult[]; end: EndValues }> {
   const logs: { item: string; line: string }[] = [];
   let current = '';
+  type Values = { values?: { members?: { key: string; value: unknown }[] } };
+  let end: EndValues = { globals: {}, collection: {} };
   const executions = await new Promise<NewmanExecution[]>((resolve, reject) => {
     newman.run({ collection: file, envVar: Object.entries(variables).map(([key, value]) => ({ key, value })), reporters: [], insecure: true, timeoutRequest: 5000 })
       .on('beforeItem', (_e, o: { item: { name: string } }) => void (current = o.item.name))
       .on('console', (_e, o: { messages: unknown[] }) => void logs.push({ item: current, line: logLine(o.messages) }))
-      .on('done', (error, summary: { run: { executions: NewmanExecution[] } }) => (error ? reject(error) : resolve(summary.run.executions)));
+      .on('done', (error, summary: { run: { executions: NewmanExecution[] }; globals: Values; collection: { variables: { members: { key: string; value: unknown }[] } } }) => {
+        const pairs = (members: { key: string; value: unknown }[] = []) => Object.fromEntries(members.map((m) => [m.key, asText(m.value)]));
+        if (!error) end = { globals: pairs(summary.globals.values?.members), collection: pairs(summary.collection.variables.members) };
+        return error ? reject(error) : resolve(summary.run.executions);
+      });
   });
   // Newman's own deprecation warnings for the legacy API are not the scripts' lines.
   const lines = logs.filter((l) => !/^Using ".*" is deprecated/.test(l.line));
   // Newman reports a Digest retry as a second execution of the item; one result per item, as Ferry's.
   const once = executions.filter((x, i) => executions[i - 1]?.item !== x.item);
   for (const x of once) expect(x.requestError?.message ?? '', x.item.name).not.toMatch(OFF_LOOPBACK);
-  return once.map((x) => ({
+  const results = once.map((x) => ({
     name: x.item.name,
     tests: (x.assertions ?? []).map((a) => [a.assertion, a.skipped ? 'skipped' : a.error ? `fail: ${a.error.message}` : 'pass']),
     failed: Boolean(x.requestError) || [...(x.prerequestScript ?? []), ...(x.testScript ?? [])].some((s) => s.error),
     console: lines.filter((l) => l.item === x.item.name).map((l) => ownInLog(l.line)),
   }));
+  return { results, end };
 }
 
-async function runFerry(file: string, dir: string, variables: Record<string, string>): Promise<ItemResult[]> {
+async function runFerry(file: string, dir: string, variables: Record<string, string>): Promise<{ results: ItemResult[]; end: EndValues }> {
   await isolatedDataDir();
   const root = path.join(dir, 'ws');
   expect((await ferry(['init', root, '--name', 'Parity'])).code).toBe(0);
@@ -232,12 +245,17 @@ async function runFerry(file: string, dir: string, variables: Record<string, str
   expect(run.stderr).toBe('');
   const report = JSON.parse(run.stdout) as { results: { name: string; error: string | null; console: string[]; tests: { name: string; passed: boolean; skipped?: boolean; message: string | null }[] }[] };
   for (const r of report.results) expect(r.error ?? '', r.name).not.toMatch(OFF_LOOPBACK);
-  return report.results.map((r) => ({
+  // What scripts set is kept in the data folder (scripts.md, "Where values set by scripts go").
+  const ws = await openWorkspace(root);
+  const data = new WorkspaceData(ws.id, ws.root);
+  const end = { globals: await data.scriptValues('globals'), collection: await data.scriptValues('collection') };
+  const results = report.results.map((r) => ({
     name: r.name,
     tests: r.tests.map((t) => [t.name, t.skipped ? 'skipped' : t.passed ? 'pass' : `fail: ${t.message}`]),
     failed: r.error !== null,
     console: r.console.map(ownInLog),
   }));
+  return { results, end };
 }
 
 const collections = (await fs.readdir(folder)).filter((f) => f.endsWith('.postman_collection.json')).map((f) => f.replace(/\.postman_collection\.json$/, ''));
@@ -260,9 +278,9 @@ describe('Newman and Ferry run each corpus collection alike', () => {
 
     const variables = Object.fromEntries(Object.entries(VARIABLES[name] ?? {}).map(([key, value]) => [key, value.replace('ECHO', plain.url)]));
     received.length = 0;
-    const byNewman = await runNewman(file, variables);
+    const { results: byNewman, end: newmanEnd } = await runNewman(file, variables);
     const newmanSent = received.splice(0).map(sent);
-    const byFerry = await runFerry(file, dir, variables);
+    const { results: byFerry, end: ferryEnd } = await runFerry(file, dir, variables);
     const ferrySent = received.splice(0).map(sent);
 
     const known = KNOWN[name] ?? {};
@@ -277,6 +295,10 @@ describe('Newman and Ferry run each corpus collection alike', () => {
     // Requests with no X-Item are Ferry's own OAuth 2.0 token requests, of left-out items only.
     const keep = (s: Sent) => !leftOut.has(s.item) && s.item !== 'undefined';
     expect(ferrySent.filter(keep)).toEqual(newmanSent.filter(keep));
+
+    // The values scripts left: the same globals; the collection variables they set, the same values.
+    expect(ferryEnd.globals, 'globals at the end').toEqual(newmanEnd.globals);
+    for (const [key, value] of Object.entries(ferryEnd.collection)) expect(value, `collection variable ${key} at the end`).toBe(newmanEnd.collection[key]);
   });
 });
 
