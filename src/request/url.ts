@@ -73,6 +73,9 @@ export function finalUrl(url: string, where: string, what = 'an HTTP request', s
   // quoted line break would lose it); Postman and Newman send them encoded, and so does Ferry.
   const kept = trimmed.replace(/[\t\n\r]/g, (c) => `%0${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const withScheme = SCHEME.test(kept) ? kept : `${schemes[0]}://${kept}`;
+  // `http:////name/x` (a `{{baseUrl}}` of `/` before `/name`) or `http:///name`: the URL parser
+  // skips the extra slashes and would take `name` as the host; Postman and curl refuse it.
+  if (NO_HOST.test(withScheme)) throw noHost(where, trimmed, withScheme);
   let parsed: URL;
   try {
     parsed = new URL(withScheme);

@@ -31,6 +31,13 @@ describe('finalUrl', () => {
     expect(finalUrl('localhost:8080//x', 'r').href).toBe('http://localhost:8080//x');
   });
 
+  it('refuses a URL whose host is missing before more slashes, instead of taking the path\'s first part as the host', () => {
+    // `{{baseUrl}}/spacecrafts/1` with baseUrl `/` (a Postman export's default): Newman says "Invalid URI".
+    expect(() => finalUrl('//spacecrafts/1', 'r')).toThrow('r: "//spacecrafts/1" has no host; give the server\'s address (http://host:port).');
+    expect(() => finalUrl('http:///x', 'r')).toThrow('r: "http:///x" has no host; give the server\'s address (http://host:port).');
+    expect(finalUrl('http://h//x', 'r').href).toBe('http://h//x');
+  });
+
   it('keeps placeholders as written for code export', () => {
     const { url, restore } = urlKeepingPlaceholders('{{baseUrl}}/users/{{id}}?q={{q}}', 'r');
     expect(restore(url.href)).toBe('{{baseUrl}}/users/{{id}}?q={{q}}');
