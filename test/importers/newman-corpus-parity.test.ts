@@ -83,9 +83,9 @@ const KNOWN: Record<string, Record<string, string>> = {
     'OAuth2.0 Get Access Token': 'no OAuth 2.0 routes on the local echo server; compared elsewhere: the request with its form is the same',
   },
   'v20-sandbox-legacy-apis': {
-    r1: "the legacy `request` object (Ferry: no headers Newman adds, `data` '' for a GET) and `responseCode.detail` (Newman: the long reason text) differ in its console lines",
+    r1: 'the legacy `request` object (Newman: the headers it adds, the item\'s UUID as `id`, its `description`) and `responseCode.detail` (Newman: the long reason text) differ in its console lines (import.md: not the same yet)',
     r2: 'its test names hold {{$guid}} and {{$randomInt}}: new values on every run',
-    'r2 copy': 'the legacy `request` object: Newman lists the headers it adds (Host, Cookie) and the item\'s UUID as `id`, Ferry the request\'s own headers and its name',
+    'r2 copy': 'the legacy `request` object: Newman lists the headers it adds (Host, Cookie), the item\'s UUID as `id` and its `description`, Ferry the request\'s own headers and its name (import.md: not the same yet)',
     BasicAuth: 'Ferry masks the Basic credentials in console lines (scripts.md)',
     DigestAuth: 'Digest with a stored nonce: Newman answers ahead with it, Ferry waits for the 401 (import.md)',
     'Recursive Res': '{{name{{i}}}}: only the innermost placeholder is filled (spec 8.2, import.md)',

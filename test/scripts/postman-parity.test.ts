@@ -91,6 +91,19 @@ describe('as Newman runs them', () => {
     expect(result.console[0]!.text).toBe('5:number undefined:undefined null:object true:boolean 5:number 7:number {"a":"X","n":[1,"X"]}:object "X":string');
   });
 
+  it('legacy request: in Postman\'s key order; data is {} for no body, the text of a raw one, a form\'s fields with a repeated key as a list', async () => {
+    const line = async (body?: { type: string; [field: string]: unknown }) => {
+      const result = await engine.runPreRequest(preContext(['console.log(JSON.stringify(request))'], body ? { request: { ...preContext([]).request, method: 'POST', body } } : {}));
+      expect(result.errors).toEqual([]);
+      return JSON.parse(result.console[0]!.text) as Record<string, unknown>;
+    };
+    const none = await line();
+    expect(Object.keys(none)).toEqual(['id', 'name', 'headers', 'method', 'url', 'data']);
+    expect(none.data).toEqual({});
+    expect((await line({ type: 'text', text: 'RAW' })).data).toBe('RAW');
+    expect((await line({ type: 'formUrlencoded', form: [{ key: 'a', value: '1' }, { key: 'a', value: '2' }, { key: 'b', value: '3' }] })).data).toEqual({ a: ['1', '2'], b: '3' });
+  });
+
   it('legacy request.headers are keyed in lower case; response cookies are a list', async () => {
     const ctx = postContext([`
       tests['legacy header'] = request.headers['x-req'] === 'rv';

@@ -86,13 +86,22 @@ export function makeLegacy(parts: LegacyParts): Record<string, unknown> {
   const headersObject: Record<string, string> = {};
   // Keyed in lower case, as Postman's legacy `request.headers` is (`request.headers['content-type']`).
   for (const h of request.headers.all()) if (!h.disabled) headersObject[h.key.toLowerCase()] = String(h.value);
-  const bodyData = request.body.mode === 'urlencoded' || request.body.mode === 'formdata'
-    ? Object.fromEntries((request.body[request.body.mode]?.all() ?? []).filter((p) => !p.disabled).map((p) => [p.key, p.value]))
-    : request.body.toString();
+  // As Postman's legacy `request.data`: a form's fields (a key given twice as a list of its
+  // values), a raw body's text, and `{}` for no body.
+  let bodyData: unknown = {};
+  if (request.body.mode === 'urlencoded' || request.body.mode === 'formdata') {
+    const fields: Record<string, unknown> = {};
+    for (const p of (request.body[request.body.mode]?.all() ?? []).filter((f) => !f.disabled)) {
+      const had = fields[p.key];
+      fields[p.key] = had === undefined ? p.value : Array.isArray(had) ? [...had, p.value] : [had, p.value];
+    }
+    bodyData = fields;
+  } else if (request.body.toString() !== '') bodyData = request.body.toString();
 
   const legacy: Record<string, unknown> = {
     postman,
-    request: { url: request.url.toString(), method: request.method, headers: headersObject, data: bodyData, name: request.name, id: request.name },
+    // In Postman's order, so a script logging it (JSON.stringify(request)) writes the same line.
+    request: { id: request.name, name: request.name, headers: headersObject, method: request.method, url: request.url.toString(), data: bodyData },
     environment: environmentObject,
     globals: globalsObject,
     data: { ...parts.iterationData },
