@@ -14,7 +14,7 @@ import { ENVIRONMENTS_DIR, NameError } from '../workspace/index.js';
 import { environmentProblems } from './environment-problems.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
-import { paint } from './output.js';
+import { escapedOutput, paint } from './output.js';
 import { examples } from './examples.js';
 
 export function registerEnv(program: Command, ctx: CliContext): void {
@@ -122,13 +122,15 @@ export function registerEnv(program: Command, ctx: CliContext): void {
     .action(async (wanted: string | undefined, _options: unknown, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
       const forgotten = await managing(() => forgetScriptValues(ws, new WorkspaceData(ws.id, ws.root), wanted));
+      // Names come from scripts and environment files: escaped wherever the lines go (a log read later on a terminal).
+      const err = escapedOutput(ctx.output).err;
       // Nothing to forget succeeds with a notice, as removing what is not there (docs/running.md, exit codes).
       if (forgotten.length === 0) {
-        ctx.output.err(`ferry: scripts have set no values ${wanted === undefined ? 'in this workspace' : `in environment ${wanted}`} on this computer; nothing to forget.`);
+        err(`ferry: scripts have set no values ${wanted === undefined ? 'in this workspace' : `in environment ${wanted}`} on this computer; nothing to forget.`);
         return;
       }
-      for (const { where, names } of forgotten) ctx.output.err(`ferry: forgot the values scripts set in ${where}: ${names.join(', ')}.`);
-      ctx.output.err('ferry: the next run starts from the files\' values (secret values scripts set stay: ferry secret unset removes them).');
+      for (const { where, names } of forgotten) err(`ferry: forgot the values scripts set in ${where}: ${names.join(', ')}.`);
+      err('ferry: the next run starts from the files\' values (secret values scripts set stay: ferry secret unset removes them).');
     });
 
   for (const sub of env.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);

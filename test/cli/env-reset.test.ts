@@ -77,6 +77,24 @@ describe('ferry env reset', () => {
     expect(await fs.readFile(path.join(temp.root, 'environments', 'local.yaml'), 'utf8')).toBe(files);
   });
 
+  it("prints a name a script gave escaped, so its control characters do not act on the terminal that reads the line", async () => {
+    const hostile = await makeWorkspace({
+      'requests/Set.yaml': {
+        name: 'Set', method: 'GET', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+        scripts: { postResponse: "pm.globals.set('a\\u001b[2Jb\\u202ec', 'x');" },
+      },
+    });
+    try {
+      expect((await ferry(['-w', hostile.root, 'run'])).code).toBe(0);
+      const result = await ferry(['-w', hostile.root, 'env', 'reset']);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('ferry: forgot the values scripts set in globals (pm.globals): a\\x1b[2Jb\\u202ec.\n');
+      expect(result.stderr).not.toMatch(/[\u001b\u202e]/);
+    } finally {
+      await hostile.cleanup();
+    }
+  });
+
   it('an unknown environment is refused with the ones there are', async () => {
     const result = await ferry(['-w', temp.root, 'env', 'reset', 'Nope']);
     expect(result.code).toBe(2);
