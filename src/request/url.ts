@@ -80,7 +80,6 @@ export function finalUrl(url: string, where: string, what = 'an HTTP request', s
   try {
     parsed = new URL(withScheme);
   } catch {
-    if (NO_HOST.test(withScheme)) throw noHost(where, trimmed, withScheme);
     const port = /^[^/?#]*\/\/[^/?#]*:(\d+)(?=[/?#]|$)/.exec(withScheme)?.[1];
     if (port !== undefined && Number(port) > 65535) throw new PrepareError(`${where}: port ${port} in "${trimmed}" is out of range; give a port from 1 to 65535.`);
     const hint = /\{\{[^}]*\}\}/.test(trimmed) ? ' It still holds a {{placeholder}}: is the variable defined in the environment you chose?' : '';
