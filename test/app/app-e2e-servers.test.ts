@@ -310,7 +310,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => detail.textContent()).toContain('api.test 60 IN A 127.0.0.9');
     expect(await detail.textContent()).toMatch(/rcodeNOERROR/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-servers-dns.png') });
-  });
+  }, 60_000); // the 30 s wait for the start above, with room left to say why it failed
 
   it('past the 500 rows the table keeps, a new client still shows in the list and the send picker', async () => {
     const panel = page.getByLabel('Servers', { exact: true });
