@@ -21,7 +21,7 @@ import WebSocket from 'ws';
 import { type AppServer, startAppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, ensureBuiltUi, gotoApp, launchBrowser, openAppPage, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, ensureBuiltUi, gotoApp, holdRequest, launchBrowser, openAppPage, WEB_ROOT } from './browser.js';
 import { freePort } from '../support/servers/index.js';
 
 const missing = browserMissing();
@@ -347,6 +347,32 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => panel.getByRole('button', { name: 'Start Pulled' }).count()).toBe(1);
     await fs.rm(path.join(ws.root, 'servers/pulled.yaml'));
     await expect.poll(() => panel.getByRole('button', { name: 'Start Pulled' }).count()).toBe(0);
+  });
+
+  it("Start's answer is not undone by an older read of the list answered after it (the server shown stopped while it ran)", async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    await ws.write('servers/race.yaml', { name: 'Race', kind: 'udp' });
+    await expect.poll(() => panel.getByRole('button', { name: 'Start Race' }).count()).toBe(1);
+    // A file changed on disk makes the panel read the list again: that read reaches the server
+    // (Race not running, Other listed) and its answer is held from the page.
+    const held = await holdRequest(page, /\/api\/servers$/, 'GET', { reachServer: true });
+    await ws.write('servers/other.yaml', { name: 'Other', kind: 'udp' });
+    await held.sent;
+    try {
+      await panel.getByRole('button', { name: 'Start Race' }).click();
+      await expect.poll(() => page.getByTestId('server-url-race').textContent()).toMatch(/^udp:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      held.release();
+    }
+    await held.answered;
+    // The held answer has reached the page; what it would draw is drawn by the next frames.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await page.getByTestId('server-url-race').count()).toBe(1);
+    await panel.getByRole('button', { name: 'Stop Race' }).click();
+    await expect.poll(() => panel.getByRole('button', { name: 'Start Race' }).count()).toBe(1);
+    await fs.rm(path.join(ws.root, 'servers/race.yaml'));
+    await fs.rm(path.join(ws.root, 'servers/other.yaml'));
+    await expect.poll(() => panel.getByRole('button', { name: /^Start (Race|Other)$/ }).count()).toBe(0);
   });
 
   it('Start that failed (its port in use) is tried again when the file is saved: the panel shows the server running', async () => {

@@ -45,7 +45,22 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
   const [picked, setPicked] = useState('');
   const newKind = picked || kinds.newServer.picked;
 
-  const refresh = () => api.get<ServerView[]>('/api/servers').then(setServers, (e: Error) => setError(e.message));
+  // The list comes from reads (a file changed, traffic) and from each Start/Stop's answer; their
+  // answers can arrive out of order, and an older one would show a server just started as stopped
+  // until something else asks again. Only the newest ask's answer is shown, and a read asked while
+  // a Start or Stop is on its way is dropped (it may predate it): that Start or Stop reads again.
+  const asked = useRef(0);
+  const toggling = useRef(0);
+  const refresh = async () => {
+    const ask = ++asked.current;
+    const during = toggling.current > 0;
+    try {
+      const list = await api.get<ServerView[]>('/api/servers');
+      if (ask === asked.current && !during) setServers(list);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
   useEffect(() => {
     void refresh();
     api.get<TrafficView[]>('/api/servers/traffic').then(onTraffic, () => undefined);
@@ -75,14 +90,20 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
   const toggle = async (server: ServerView) => {
     setBusy(server.id);
     setError(null);
+    const ask = ++asked.current;
+    toggling.current++;
+    let list: ServerView[] | undefined;
     try {
-      setServers(await api.post<ServerView[]>(`/api/servers/${server.running ? 'stop' : 'start'}`, { id: server.id }));
+      list = await api.post<ServerView[]>(`/api/servers/${server.running ? 'stop' : 'start'}`, { id: server.id });
     } catch (e) {
       setError((e as Error).message);
-      void refresh();
     } finally {
+      toggling.current--;
       setBusy(null);
     }
+    if (list) setServers(list);
+    // Refused (the list may have changed), or other reads were asked meanwhile and dropped: the list as it is now.
+    if (!list || ask !== asked.current) void refresh();
   };
 
   const create = async () => {
