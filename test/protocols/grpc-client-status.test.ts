@@ -130,6 +130,27 @@ describe('gRPC: statuses Ferry\'s client made up are worded as such', () => {
     expect(result.outcome.label).toBe(`4 DEADLINE_EXCEEDED: ${BY_CLIENT}no status came from ${host(url)} within settings.timeoutMs (300 ms), the call's deadline; raise settings.timeoutMs if the method is slow (0: no deadline)`);
   });
 
+  it("a stream of answers the client's deadline ended stopped at the time limit, not closed by the server; the server's own DEADLINE_EXCEEDED closed it", async () => {
+    // One message, then nothing until the deadline (a server stream that stalls).
+    const stalls = await rawPeer((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      stream.write(HI);
+    });
+    const count = (url: string) => sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Count', grpc: { protoFiles: ['test/fixtures/grpc/echo.proto'] }, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 300 } }));
+    const stalled = await count(stalls);
+    expect(stalled.outcome).toMatchObject({ status: 4, text: 'DEADLINE_EXCEEDED' });
+    expect(stalled.stream).toEqual({ events: 1, stoppedBy: 'timeout' });
+    // The same words from a server, with its trailers (as the test below): its status, so it closed the stream.
+    const said = await rawPeer((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+      stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '4', 'grpc-message': 'Deadline exceeded after 1s upstream', 'x-why': 'upstream' }));
+      stream.end(HI);
+    });
+    const ended = await count(said);
+    expect(ended.outcome).toMatchObject({ status: 4, message: 'Deadline exceeded after 1s upstream' });
+    expect(ended.stream).toEqual({ events: 1, stoppedBy: 'closed' });
+  });
+
   it("the same words sent by a server, with its trailers, stay the server's", async () => {
     const url = await rawPeer((stream) => stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '14', 'grpc-message': 'Connection dropped', 'x-why': 'upstream' }, { endStream: true }));
     const result = await say(url);

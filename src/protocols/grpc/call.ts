@@ -26,7 +26,7 @@ import { signingInterceptors } from './call-signing.js';
 import { callAuthority } from './method-name.js';
 import { quietGrpcLog } from './log.js';
 import { type Answer, type CallType, result } from './answer.js';
-import { reachedServer } from './client-status.js';
+import { endedAtDeadline, reachedServer } from './client-status.js';
 import { notAStatus, statusName, unreadableMessage } from './status.js';
 import { maxResponseBytes } from '../response-limit.js';
 import { withoutIpServername } from './tls-name.js';
@@ -333,8 +333,10 @@ function exchange(x: Exchange): Promise<Answer> {
         call.cancel();
       }
     });
+    // Set when the call's status came: reading ended with it, whatever the stop is called then.
+    let ended = false;
     void messages?.done.then((why) => {
-      if (why !== 'closed' && why !== 'event' && why !== 'maxEvents') {
+      if (!ended && why !== 'closed' && why !== 'event' && why !== 'maxEvents') {
         answer.stoppedEarly = true;
         call.cancel();
       }
@@ -346,7 +348,12 @@ function exchange(x: Exchange): Promise<Answer> {
       if (!streamingAnswer(x.callType) && answer.status.code === grpc.status.OK && answer.received === 0) {
         answer.status = { ...answer.status, code: grpc.status.INTERNAL, details: 'the server ended the call with status OK but sent no whole message; a unary or client-streaming call answers with exactly one' };
       }
-      if (!answer.stoppedEarly) messages?.closed();
+      // A stream the call's own deadline ended stopped at the time limit; the server did not close it.
+      ended = true;
+      if (!answer.stoppedEarly) {
+        if (endedAtDeadline(answer.status)) messages?.stop('timeout');
+        else messages?.closed();
+      }
       finish();
     });
   });

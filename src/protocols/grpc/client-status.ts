@@ -32,6 +32,9 @@ type Reading = [RegExp, (match: RegExpExecArray, where: Where, code: number) => 
 
 const CHECK_LOG = "check the server's log (or that of a proxy before it)";
 
+/** grpc-js's words when the call's own deadline (settings.timeoutMs) ended it. */
+const DEADLINE_EXCEEDED_BY_CLIENT = /^Deadline exceeded after /;
+
 const READINGS: Reading[] = [
   [/^Connection dropped$/, (_, { host }) => `the connection to ${host} closed before the server sent a status; check whether the server crashed or was stopped, or a proxy between closed the connection, and send again`],
   [/^Received RST_STREAM with code (\d+) \(Call ended without gRPC status\)$/, (_, { host }) => `${host} ended the call's HTTP/2 stream without a grpc-status trailer (or sent headers larger than the client reads); ${CHECK_LOG}`],
@@ -49,7 +52,7 @@ const READINGS: Reading[] = [
   [/^Protocol not secure enough$/, (_, { host }) => `${host} reset the call's HTTP/2 stream (INADEQUATE_SECURITY): the TLS connection is not secure enough for HTTP/2; check the server's TLS settings (TLS 1.2 or later, a strong cipher)`],
   [/^Received HTTP status code (\d+)$/, (m, { host }, code) => `${host} answered HTTP ${m[1]} without a grpc-status, so the status ${code} ${statusName(code)} is read from the HTTP status, as gRPC maps it; check the URL's host and port, and any proxy or gateway before the server`],
   [/^No status information received$/, (_, { host }) => `${host} sent trailers without a grpc-status; ${CHECK_LOG}`],
-  [/^Deadline exceeded after /, (_, { host, timeoutMs }) => `no status came from ${host} within settings.timeoutMs (${timeoutMs} ms), the call's deadline; raise settings.timeoutMs if the method is slow (0: no deadline)`],
+  [DEADLINE_EXCEEDED_BY_CLIENT, (_, { host, timeoutMs }) => `no status came from ${host} within settings.timeoutMs (${timeoutMs} ms), the call's deadline; raise settings.timeoutMs if the method is slow (0: no deadline)`],
   [/^(?:read|write) (ECONNRESET|ETIMEDOUT)$/, (m, { host }) => `the connection to ${host} was ${m[1] === 'ETIMEDOUT' ? 'timed out' : 'reset'} (${m[1]}) before the server sent a status; check whether the server crashed or a proxy between closed the connection, and send again`],
   [/^Write (?:error: |failed with error )(.+)$/s, (m, { host }) => `sending the call's messages to ${host} failed (${m[1]!.split('\n')[0]}); send again`],
 ];
@@ -74,6 +77,12 @@ export function clientEnded(status: grpc.StatusObject, where: Where): string | u
 export function endLabel(status: grpc.StatusObject, where: Where): string {
   const byClient = clientEnded(status, where);
   return byClient ? `${status.code} ${statusName(status.code)}: ${byClient}` : statusLabel(status.code, status.details);
+}
+
+/** Whether the call's own deadline ended it (grpc-js's status, no trailers from the server), not the server. */
+export function endedAtDeadline(status: grpc.StatusObject): boolean {
+  const fromServer = status.metadata !== undefined && Object.keys(status.metadata.getMap()).length > 0;
+  return status.code === 4 /* DEADLINE_EXCEEDED */ && DEADLINE_EXCEEDED_BY_CLIENT.test(status.details ?? '') && !fromServer;
 }
 
 /**
