@@ -60,9 +60,9 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   /** Saved, but the user typed on while the save was on its way: the dialog stays open with those edits. */
   const [savedNote, setSavedNote] = useState<string | null>(null);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
-  const { saving, save: sendSave } = useEditorSave({ name, rows });
+  const { saving, started, save: sendSave } = useEditorSave({ name, rows });
   useDiskReread(diskChanges, {
-    openKey: () => (saving.current || loaded === '' ? undefined : url),
+    openKey: () => (saving.current || loaded === '' ? undefined : `${url} ${started.current}`),
     read: () => api.get<{ name: string; variables: EnvironmentVariableView[] }>(url),
     same: (env) => stableJson(env.variables) === stableJson(base),
     edited: () => edited,

@@ -60,7 +60,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   runRef.current = run;
   const dirty = draft !== null && saved !== null && stableJson(draft) !== stableJson(saved);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
-  const { saving, save: sendSave } = useEditorSave(draft);
+  const { saving, started, save: sendSave } = useEditorSave(draft);
   // Kept while the panel is closed, but not past the page: leaving it asks first.
   useLeaveGuard(dirty);
   /** Opening another load test replaces the draft: with unsaved edits, only when the user says so. */
@@ -108,7 +108,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   }, [hidden, diskChanges]);
 
   useDiskReread(diskChanges, {
-    openKey: () => (selected && saved && !saving.current ? selected : undefined),
+    openKey: () => (selected && saved && !saving.current ? `${selected} ${started.current}` : undefined),
     read: async () => (await api.get<{ loadTest: LoadTestFile }>(`/api/loadtest?id=${encodeURIComponent(selected!)}`)).loadTest,
     same: (loadTest) => stableJson(loadTest) === stableJson(saved),
     edited: () => dirty,

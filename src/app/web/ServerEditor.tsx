@@ -45,7 +45,7 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
   /** Said beside the conflict bar when the file changed while the editor held edits (no refused save says it). */
   const [changedOnDisk, setChangedOnDisk] = useState(false);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
-  const { saving, save: sendSave } = useEditorSave({ common, yamlText });
+  const { saving, started, save: sendSave } = useEditorSave({ common, yamlText });
   /** The id this editor's own save gave the server (a rename): the panel passes it back as `id`, with nothing to read again. */
   const savedAs = useRef<string | null>(null);
 
@@ -106,7 +106,7 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
   const close = useGuardedClose(edited, 'Discard your changes to this server? (Cancel, then Save to keep them.)', onClose);
 
   useDiskReread(diskChanges, {
-    openKey: () => (saving.current || base.current === undefined ? undefined : id),
+    openKey: () => (saving.current || base.current === undefined ? undefined : `${id} ${started.current}`),
     read: () => api.get<ServerEditorView>(`/api/server?id=${encodeURIComponent(id)}`),
     same: (read) => stableJson(read.server) === stableJson(base.current),
     edited: () => edited,

@@ -11,7 +11,9 @@ export interface DiskReread<T> {
   /**
    * The open file's key (its id, its URL), or undefined while it must not be read again (a save in
    * flight: its answer says what the file holds; nothing loaded yet). A read whose key is no longer
-   * the open one when it comes back (another file opened, a save started) is dropped.
+   * the open one when it comes back (another file opened, a save started) is dropped: so the key
+   * names the saves started too (EditorSave.started), or a read asked before a save and answered
+   * after it would put the file as it was before the save back in the editor.
    */
   openKey(): string | undefined;
   read(): Promise<T>;
@@ -35,12 +37,16 @@ export function useDiskReread<T>(diskChanges: number, reread: DiskReread<T>, pau
   const latest = useRef(reread);
   latest.current = reread;
   const first = useRef(diskChanges);
+  // Changes in a row read the file each time; an older read answering last would put back what
+  // the file held before the latest change: only the newest read's answer is taken.
+  const asked = useRef(0);
   useEffect(() => {
     const key = latest.current.openKey();
     if (paused || diskChanges === first.current || key === undefined) return;
+    const ask = ++asked.current;
     latest.current.read().then((read) => {
       const now = latest.current;
-      if (now.openKey() !== key) return;
+      if (ask !== asked.current || now.openKey() !== key) return;
       now.seen?.(read);
       if (now.same(read)) return;
       if (now.edited()) now.conflict(read);

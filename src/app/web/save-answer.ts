@@ -53,6 +53,8 @@ export class EditorSaves<T> {
   private next: Round<T, unknown> | undefined;
   /** True while a save is on its way (or one follows it): a read of the file racing it must not replace the editor's content (its answer says what the file holds). */
   readonly saving: { readonly current: boolean };
+  /** Saves sent so far: a read of the file asked before one answers with what the file held before it (drop it). */
+  readonly started = { current: 0 };
 
   constructor(private readonly content: () => T) {
     const running = () => this.running;
@@ -82,6 +84,7 @@ export class EditorSaves<T> {
     let round = first;
     let after: A | undefined;
     for (;;) {
+      this.started.current++;
       const sent = this.content();
       const sentJson = stableJson(sent);
       let answer: A;
@@ -120,6 +123,8 @@ export class EditorSaves<T> {
 export interface EditorSave<T> {
   /** True while a save is on its way: a read of the file racing it must not replace the editor's content (its answer says what the file holds). */
   readonly saving: { readonly current: boolean };
+  /** Saves sent so far: part of the key a read of the file is asked with (disk-reread.ts), so a read from before a save is dropped. */
+  readonly started: { readonly current: number };
   /** EditorSaves.save: one save at a time, a Save pressed meanwhile sent after it when the content changed. */
   save<A>(send: SaveSend<T, A>, answered: SaveAnswered<T, A>): Promise<A | undefined>;
 }
@@ -132,5 +137,5 @@ export function useEditorSave<T>(content: T): EditorSave<T> {
   const saves = useRef<EditorSaves<T> | null>(null);
   if (saves.current === null) saves.current = new EditorSaves(() => latest.current);
   const kept = saves.current;
-  return useRef<EditorSave<T>>({ saving: kept.saving, save: (send, answered) => kept.save(send, answered) }).current;
+  return useRef<EditorSave<T>>({ saving: kept.saving, started: kept.started, save: (send, answered) => kept.save(send, answered) }).current;
 }

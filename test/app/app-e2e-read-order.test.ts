@@ -1,0 +1,102 @@
+/**
+ * `ferry app` in Chromium: an editor's read of its file again (a file of the workspace changed on
+ * disk) that answers late is not put back over newer news of the file. The editors took any read
+ * whose file was still the open one, so a read asked before a Save and answered after it showed the
+ * file as it was before the save (a saved edit undone on screen, the file holding it), and of two
+ * reads asked for changes in a row, the older answering last showed the file before the latest
+ * change. Each first read is held here between the real server and the page until the newer news
+ * is shown; once it has reached the page and been drawn, the newer news must still be shown.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppServer } from '../../src/app/server/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, gotoApp, holdRequest, logPage, openAppPage, type PageLog } from './browser.js';
+
+const missing = browserMissing();
+if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
+
+const SMOKE = 'name: Smoke\ntargets:\n  - request: Plain.yaml\n    weight: 1\nstages:\n  - { durationSecs: 6, target: 2 }\n';
+
+describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an open file', () => {
+  let ws: TempWorkspace;
+  let app: AppServer;
+  let browser: Browser;
+  let page: Page;
+  let log: PageLog;
+  const file = (p: string) => path.join(ws.root, p);
+  const panel = () => page.getByRole('region', { name: 'Load tests' });
+  /** What the page does with an answer that has reached it is drawn by the next frame but one. */
+  const drawn = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+
+  beforeAll(async () => {
+    ws = await makeWorkspace({
+      'requests/Plain.yaml': { name: 'Plain', seq: 1, url: 'http://127.0.0.1:9/plain' },
+      'loadtests/smoke.yaml': SMOKE,
+    });
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false }));
+    log = logPage(page);
+    await gotoApp(page, app);
+  }, 120_000);
+
+  afterAll(async () => {
+    await closeAppPage({ browser, app });
+    await ws?.cleanup();
+  });
+
+  it('a read asked before Save and answered after it does not put the file as it was before the save back', async () => {
+    await page.getByRole('button', { name: 'Load tests', exact: true }).click();
+    await panel().getByRole('listitem').filter({ hasText: 'Smoke' }).click();
+    await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Smoke');
+    const heading = panel().locator('summary');
+    // Another file changing makes the editor read its own again: that read reaches the server (the
+    // load test as it is, weight 1) and its answer is held from the page.
+    const held = await holdRequest(page, /\/api\/loadtest\?id=/, 'GET', { reachServer: true });
+    await fs.writeFile(file('loadtests/other.yaml'), SMOKE.replace('Smoke', 'Other'));
+    await held.sent;
+    const from = log.mark();
+    try {
+      await panel().getByLabel('Target 1 weight').fill('4');
+      await panel().getByRole('button', { name: 'Save', exact: true }).click();
+      await expect.poll(() => fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toContain('weight: 4');
+      await expect.poll(() => heading.textContent()).toBe('Smoke loadtests/smoke.yaml');
+      // The save's own write, reported by the watcher, and the read it made (none while the save
+      // was on its way) taken: the held answer comes last.
+      await log.changeTaken('loadtests/smoke.yaml', /\/api\/loadtest\?id=/, from);
+    } finally {
+      held.release();
+    }
+    await held.answered;
+    await drawn();
+    expect(await panel().getByLabel('Target 1 weight').inputValue()).toBe('4');
+    expect(await heading.textContent()).toBe('Smoke loadtests/smoke.yaml');
+    expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toContain('weight: 4');
+    await fs.rm(file('loadtests/other.yaml'));
+    await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Other' }).count()).toBe(0);
+  });
+
+  it('of two reads for changes on disk in a row, the older answering last does not put back the file before the latest change', async () => {
+    const before = await fs.readFile(file('loadtests/smoke.yaml'), 'utf8');
+    const weight = panel().getByLabel('Target 1 weight');
+    const shownBefore = await weight.inputValue();
+    const held = await holdRequest(page, /\/api\/loadtest\?id=/, 'GET', { reachServer: true });
+    await fs.writeFile(file('loadtests/other.yaml'), SMOKE.replace('Smoke', 'Other'));
+    await held.sent;
+    try {
+      // Changed on disk after the held read had it: the next read shows it.
+      await fs.writeFile(file('loadtests/smoke.yaml'), before.replace(/weight: \d+/, 'weight: 6'));
+      await expect.poll(() => weight.inputValue()).toBe('6');
+    } finally {
+      held.release();
+    }
+    expect(shownBefore).not.toBe('6');
+    await held.answered;
+    await drawn();
+    expect(await weight.inputValue()).toBe('6');
+    expect(await panel().locator('summary').textContent()).toBe('Smoke loadtests/smoke.yaml');
+    await fs.rm(file('loadtests/other.yaml'));
+    await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Other' }).count()).toBe(0);
+  });
+});
