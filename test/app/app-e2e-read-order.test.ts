@@ -4,7 +4,8 @@
  * whose file was still the open one, so a read asked before a Save and answered after it showed the
  * file as it was before the save (a saved edit undone on screen, the file holding it), and of two
  * reads asked for changes in a row, the older answering last showed the file before the latest
- * change. Each first read is held here between the real server and the page until the newer news
+ * change; the load-test list, read again on each change, listed a load test deleted since. Each
+ * first read is held here between the real server and the page until the newer news
  * is shown; once it has reached the page and been drawn, the newer news must still be shown.
  */
 import { promises as fs } from 'node:fs';
@@ -96,6 +97,28 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an 
     await drawn();
     expect(await weight.inputValue()).toBe('6');
     expect(await panel().locator('summary').textContent()).toBe('Smoke loadtests/smoke.yaml');
+    await fs.rm(file('loadtests/other.yaml'));
+    await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Other' }).count()).toBe(0);
+  });
+
+  it('the load-test list: an older read answering last does not list again a load test deleted since', async () => {
+    const gone = () => panel().getByRole('listitem').filter({ hasText: 'Gone' }).count();
+    await fs.writeFile(file('loadtests/gone.yaml'), SMOKE.replace('Smoke', 'Gone'));
+    await expect.poll(gone).toBe(1);
+    // Another file added makes the panel read the list again: that read (Gone listed) is held.
+    const held = await holdRequest(page, /\/api\/loadtests$/, 'GET', { reachServer: true });
+    await fs.writeFile(file('loadtests/other.yaml'), SMOKE.replace('Smoke', 'Other'));
+    await held.sent;
+    try {
+      await fs.rm(file('loadtests/gone.yaml'));
+      await expect.poll(gone).toBe(0);
+      await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Other' }).count()).toBe(1);
+    } finally {
+      held.release();
+    }
+    await held.answered;
+    await drawn();
+    expect(await gone()).toBe(0);
     await fs.rm(file('loadtests/other.yaml'));
     await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Other' }).count()).toBe(0);
   });

@@ -13,6 +13,7 @@ import { useDraftNotices } from './draft-notices.js';
 import { ConflictBar } from './ConflictBar.js';
 import { useLeaveGuard } from './guarded-close.js';
 import { useDiskReread } from './disk-reread.js';
+import { useLatest } from './latest.js';
 import { CompareCharts, fromLive, fromResult, RunCharts } from './LoadChart.js';
 import { LoadEditor } from './LoadEditor.js';
 import { onLoadEvent } from './load-events.js';
@@ -66,20 +67,29 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   /** Opening another load test replaces the draft: with unsaved edits, only when the user says so. */
   const leaveDraft = () => !dirty || window.confirm(`Discard your unsaved changes to "${shownName(saved?.name ?? selected)}"? (Cancel, then Save to keep them.)`);
 
+  // Asked on changes on disk, after a save, a create or a delete and when a run ends: an older
+  // read answering last listed a load test deleted since, or drew a run over the newer one.
+  const lists = useLatest();
+  const histories = useLatest();
   const loadList = useCallback(async () => {
+    const newest = lists.ask();
     try {
       const next = await api.get<LoadTestList>('/api/loadtests');
+      if (!newest()) return;
       setList(next);
       // A run started elsewhere (another page) or before this panel opened: draw what it has.
       if (next.running && runRef.current?.view.runId !== next.running.runId) setRun({ view: next.running, points: next.running.points });
     } catch (e) {
-      setError((e as Error).message);
+      if (newest()) setError((e as Error).message);
     }
   }, []);
 
+  // Another load test opened meanwhile: its runs, not the one's opened before.
   const loadHistory = useCallback(async (id: string | null) => {
+    const newest = histories.ask();
     if (!id) return setHistory([]);
-    setHistory(await api.get<LoadHistoryEntry[]>(`/api/load/history?id=${encodeURIComponent(id)}`).catch(() => []));
+    const entries = await api.get<LoadHistoryEntry[]>(`/api/load/history?id=${encodeURIComponent(id)}`).catch(() => []);
+    if (newest()) setHistory(entries);
   }, []);
 
   const open = useCallback(async (id: string) => {

@@ -8,6 +8,7 @@
 import { type Dispatch, Fragment, type SetStateAction, useEffect, useRef, useState } from 'react';
 import type { ServerEditorView, ServerView, TrafficView } from '../shared/api.js';
 import { api } from './api.js';
+import { useLatest } from './latest.js';
 import { humanSize } from './ResponseViewer.js';
 import { ServerEditor } from './ServerEditor.js';
 import { directionWords, useServerKinds } from './server-kinds.js';
@@ -49,14 +50,14 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
   // answers can arrive out of order, and an older one would show a server just started as stopped
   // until something else asks again. Only the newest ask's answer is shown, and a read asked while
   // a Start or Stop is on its way is dropped (it may predate it): that Start or Stop reads again.
-  const asked = useRef(0);
+  const lists = useLatest();
   const toggling = useRef(0);
   const refresh = async () => {
-    const ask = ++asked.current;
+    const newest = lists.ask();
     const during = toggling.current > 0;
     try {
       const list = await api.get<ServerView[]>('/api/servers');
-      if (ask === asked.current && !during) setServers(list);
+      if (newest() && !during) setServers(list);
     } catch (e) {
       setError((e as Error).message);
     }
@@ -90,7 +91,7 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
   const toggle = async (server: ServerView) => {
     setBusy(server.id);
     setError(null);
-    const ask = ++asked.current;
+    const newest = lists.ask();
     toggling.current++;
     let list: ServerView[] | undefined;
     try {
@@ -103,7 +104,7 @@ export function ServersPanel({ traffic, onTraffic, diskChanges, onClose }: { tra
     }
     if (list) setServers(list);
     // Refused (the list may have changed), or other reads were asked meanwhile and dropped: the list as it is now.
-    if (!list || ask !== asked.current) void refresh();
+    if (!list || !newest()) void refresh();
   };
 
   const create = async () => {
