@@ -375,6 +375,53 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     await expect.poll(() => panel.getByRole('button', { name: /^Start (Race|Other)$/ }).count()).toBe(0);
   });
 
+  it("the clients to send to: an older read answering last does not offer a client gone since, nor hide one come since", async () => {
+    const panel = page.getByLabel('Servers', { exact: true });
+    // Opened by the first test; run alone (-t), by this one.
+    if ((await panel.count()) === 0) await page.getByRole('button', { name: 'Servers', exact: true }).click();
+    await ws.write('servers/order.yaml', '# clients read out of order\nname: Order\nkind: websocket\nwebsocket:\n  mode: manual\n');
+    await panel.getByRole('button', { name: 'Start Order' }).click();
+    await page.getByTestId('server-url-order').waitFor({ timeout: 30_000 });
+    const url = (await page.getByTestId('server-url-order').textContent())!.replace(/^http/, 'ws');
+    const connect = async () => {
+      const client = new WebSocket(url);
+      await new Promise<void>((resolve, reject) => {
+        client.once('open', () => resolve());
+        client.once('error', reject);
+      });
+      return { client, peer: `127.0.0.1:${(client as unknown as { _socket: { localPort: number } })._socket.localPort}` };
+    };
+    const send = panel.getByRole('group', { name: 'Send to clients' });
+    await send.getByLabel('Send from server').selectOption('order');
+    const to = () => send.getByLabel('Send to').textContent();
+    const first = await connect();
+    await expect.poll(to).toContain(first.peer);
+    // The next client's traffic makes the panel ask for the clients: that read reaches the server
+    // (both clients connected) and its answer is held from the page.
+    const held = await holdRequest(page, /\/api\/servers\/clients\?id=order$/, 'GET', { reachServer: true });
+    const gone = await connect();
+    const later = { client: undefined as WebSocket | undefined, peer: '' };
+    try {
+      await held.sent;
+      gone.client.close();
+      Object.assign(later, await connect());
+      await expect.poll(to).toContain(later.peer);
+      await expect.poll(to).not.toContain(gone.peer);
+    } finally {
+      held.release();
+    }
+    await held.answered;
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await to()).toContain(later.peer);
+    expect(await to()).not.toContain(gone.peer);
+    first.client.close();
+    later.client?.close();
+    await panel.getByRole('button', { name: 'Stop Order' }).click();
+    await expect.poll(() => panel.getByRole('button', { name: 'Start Order' }).count()).toBe(1);
+    await fs.rm(path.join(ws.root, 'servers/order.yaml'));
+    await expect.poll(() => panel.getByRole('button', { name: 'Start Order' }).count()).toBe(0);
+  });
+
   it('Start that failed (its port in use) is tried again when the file is saved: the panel shows the server running', async () => {
     const holder = net.createServer();
     // Freed below, then bound by the server: from below the ephemeral range, so no other test's

@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import type { ClientInfo, ServerSendDone, ServerView } from '../shared/api.js';
 import { api } from './api.js';
+import { useLatest } from './latest.js';
 import type { ServerKinds } from './server-kinds.js';
 import { shownName } from '../../support/shown-name.js';
 
@@ -21,10 +22,13 @@ export function TrafficSend({ servers, trafficTick, kinds }: { servers: ServerVi
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string; note?: string } | null>(null);
   const server = senders.find((s) => s.id === serverId) ?? senders[0];
 
-  // Clients come and go: asked again when traffic arrives.
+  // Clients come and go: asked again when traffic arrives, and for the server picked. An older
+  // answer shown last would offer clients gone since, or another server's.
+  const reads = useLatest();
   useEffect(() => {
+    const newest = reads.ask();
     if (!server) return setClients([]);
-    api.get<ClientInfo[]>(`/api/servers/clients?id=${encodeURIComponent(server.id)}`).then(setClients, () => setClients([]));
+    api.get<ClientInfo[]>(`/api/servers/clients?id=${encodeURIComponent(server.id)}`).then((c) => newest() && setClients(c), () => newest() && setClients([]));
   }, [server?.id, trafficTick]);
 
   if (!server) return <p className="muted small">Start {kinds.senders ? `a ${kinds.senders} server` : 'a server'} to send to its clients from here.</p>;
