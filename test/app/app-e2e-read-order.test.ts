@@ -4,9 +4,10 @@
  * whose file was still the open one, so a read asked before a Save and answered after it showed the
  * file as it was before the save (a saved edit undone on screen, the file holding it), and of two
  * reads asked for changes in a row, the older answering last showed the file before the latest
- * change; the load-test list, read again on each change, listed a load test deleted since. Each
- * first read is held here between the real server and the page until the newer news
- * is shown; once it has reached the page and been drawn, the newer news must still be shown.
+ * change (the request editor too); the load-test list, read again on each change, listed a load
+ * test deleted since. Each first read is held here between the real server and the page until the
+ * newer news is shown; once it has reached the page and been drawn, the newer news must still be
+ * shown.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -121,5 +122,25 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an 
     expect(await gone()).toBe(0);
     await fs.rm(file('loadtests/other.yaml'));
     await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Other' }).count()).toBe(0);
+  });
+
+  it('the request editor: of two reads for changes of its file in a row, the older answering last does not put back the file before the latest change', async () => {
+    await page.getByRole('treeitem', { name: /Plain/ }).click();
+    const url = page.getByLabel('URL');
+    await expect.poll(() => url.inputValue()).toBe('http://127.0.0.1:9/plain');
+    const text = await fs.readFile(file('requests/Plain.yaml'), 'utf8');
+    const held = await holdRequest(page, /\/api\/request\?path=Plain\.yaml$/, 'GET', { reachServer: true });
+    await fs.writeFile(file('requests/Plain.yaml'), text.replace('/plain', '/two'));
+    await held.sent;
+    try {
+      await fs.writeFile(file('requests/Plain.yaml'), text.replace('/plain', '/three'));
+      await expect.poll(() => url.inputValue()).toBe('http://127.0.0.1:9/three');
+    } finally {
+      held.release();
+    }
+    await held.answered;
+    await drawn();
+    expect(await url.inputValue()).toBe('http://127.0.0.1:9/three');
+    expect(await fs.readFile(file('requests/Plain.yaml'), 'utf8')).toContain('/three');
   });
 });

@@ -37,6 +37,7 @@ import { AppSettingsDialog } from './AppSettingsDialog.js';
 import { Sidebar, type SidebarActions } from './Sidebar.js';
 import { Splitter } from './Splitter.js';
 import { WorkSplit } from './WorkSplit.js';
+import { useLatest } from './latest.js';
 import { UpdateSpecDialog } from './UpdateSpecDialog.js';
 import { shownName } from '../../support/shown-name.js';
 
@@ -134,6 +135,8 @@ export function App() {
   const opening = useRef<Promise<unknown>>(Promise.resolve());
   /** Counts the requests picked: only the newest pick's file goes into the editor. */
   const openedPicks = useRef(0);
+  /** The open request's reads on changes on disk: an older one answering last would put back the file before the latest change. */
+  const externalReads = useLatest();
   const runRef = useRef<RunView | null>(null);
   /** A conflict on screen: until the user picks a side, a newer file version updates it, never the editor. */
   const conflictRef = useRef<RequestFile | null>(null);
@@ -224,6 +227,8 @@ export function App() {
       const path = selectedRef.current;
       if (!request || !path) return;
       if (unsavedRef.current) return; // the file went away meanwhile: only Save writes it again
+      // A read of the file asked before this save answers with what it held before it: dropped.
+      externalReads.ask();
       try {
         // `base`: what the page last read, so a file written meanwhile (git, an editor, another tab) is not overwritten.
         const base = onDisk.current ? JSON.parse(onDisk.current) as RequestFile : undefined;
@@ -317,10 +322,13 @@ export function App() {
     await moving.current;
     const path = selectedRef.current;
     if (!path || unsavedRef.current) return;
+    const newest = externalReads.ask();
     let remote: RequestFile;
     try {
       remote = (await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`)).request;
+      if (!newest()) return;
     } catch (e) {
+      if (!newest()) return;
       await moving.current; // the app's own move may have started since: the editor follows it instead
       const refused = e instanceof ApiFailure ? e.body as { gone?: boolean; movedTo?: string } | undefined : undefined;
       if (!refused?.gone || selectedRef.current !== path || unsavedRef.current) return;
