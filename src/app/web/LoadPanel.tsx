@@ -92,7 +92,10 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     if (newest()) setHistory(entries);
   }, []);
 
+  // Another load test picked while one is read: the last picked is opened, not the last to answer.
+  const opens = useLatest();
   const open = useCallback(async (id: string) => {
+    const newest = opens.ask();
     setError(null);
     setConflict(null);
     setChangedOnDisk(false);
@@ -100,10 +103,12 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     setPicked([]);
     try {
       const { loadTest } = await api.get<{ loadTest: LoadTestFile }>(`/api/loadtest?id=${encodeURIComponent(id)}`);
+      if (!newest()) return;
       setSelected(id);
       setSaved(loadTest);
       setDraft(loadTest);
     } catch (e) {
+      if (!newest()) return;
       setSelected(id);
       setSaved(null);
       setDraft(null);
