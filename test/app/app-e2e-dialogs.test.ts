@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, holdRequest, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -507,6 +507,43 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Get user');
     // Nothing of the history went into the workspace.
     expect((await files(ws.root)).filter((f) => /history|results/.test(f))).toEqual([]);
+  });
+
+  it("History: a past send's answer read late is not shown for the send picked after it", async () => {
+    await page.getByRole('treeitem', { name: /Get user/ }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Get user');
+    const sent = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/send', { timeout: 15_000 });
+    await page.getByRole('button', { name: 'Send' }).click();
+    await sent;
+    await page.getByRole('button', { name: 'History' }).click();
+    const dialog = page.getByRole('dialog', { name: 'History' });
+    const rows = dialog.getByRole('table', { name: 'Sends' }).locator('tbody tr');
+    const result = dialog.getByTestId('history-result');
+    await dialog.getByLabel('Filter history').fill('/health');
+    await expect.poll(() => rows.count()).toBe(2);
+    // Health's kept answer is read (from the server) and held from the page while Get user's is picked.
+    const held = await holdRequest(page, /\/api\/history\/result\?/, 'GET', { reachServer: true });
+    await rows.first().click();
+    await held.sent;
+    try {
+      await dialog.getByRole('button', { name: '← All sends' }).click();
+      await dialog.getByLabel('Filter history').fill('/users/42');
+      // Newest first: the send from the editor just now, its whole answer kept.
+      await rows.first().click();
+      await expect.poll(() => result.getByTestId('response-body').textContent()).toContain('/users/42');
+    } finally {
+      held.release();
+    }
+    try {
+      await held.answered;
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      expect(await result.getByTestId('response-body').textContent()).toContain('/users/42');
+      expect(await result.getByTestId('response-body').textContent()).not.toContain('/health');
+    } finally {
+      // Closed either way: the tests after it start from the page without a dialog.
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.count()).toBe(0);
+    }
   });
 
   it('Ctrl+Enter inside a dialog does not send the request behind it; closed, it sends again', async () => {

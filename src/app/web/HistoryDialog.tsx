@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { HistoryView, SendResponse } from '../shared/api.js';
 import { api } from './api.js';
+import { useLatest } from './latest.js';
 import { Modal } from './Modal.js';
 import { ResponseViewer } from './ResponseViewer.js';
 
@@ -29,11 +30,14 @@ export function HistoryDialog({ onClose, onOpenRequest }: { onClose: () => void;
     return (entries ?? []).filter((e) => !q || `${e.method} ${e.url} ${e.path ?? ''} ${e.status ?? ''} ${e.statusLabel ?? ''} ${e.error ?? ''}`.toLowerCase().includes(q)).slice(0, 500);
   }, [entries, filter]);
 
+  // Another send picked while one's answer is read: the answer shown is the last picked's.
+  const results = useLatest();
   const choose = (entry: HistoryView) => {
+    const newest = results.ask();
     setChosen(entry);
     setAnswer(null);
     setError(null);
-    if (entry.kept) api.get<SendResponse>(`/api/history/result?key=${encodeURIComponent(entry.key)}`).then(setAnswer, (e: Error) => setError(e.message));
+    if (entry.kept) api.get<SendResponse>(`/api/history/result?key=${encodeURIComponent(entry.key)}`).then((a) => newest() && setAnswer(a), (e: Error) => newest() && setError(e.message));
   };
 
   return (
