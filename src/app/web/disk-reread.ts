@@ -6,6 +6,7 @@
  * Application settings, whose `diskChanges` counts changes of this computer's settings file).
  */
 import { useEffect, useRef } from 'react';
+import { useLatest } from './latest.js';
 
 export interface DiskReread<T> {
   /**
@@ -39,14 +40,14 @@ export function useDiskReread<T>(diskChanges: number, reread: DiskReread<T>, pau
   const first = useRef(diskChanges);
   // Changes in a row read the file each time; an older read answering last would put back what
   // the file held before the latest change: only the newest read's answer is taken.
-  const asked = useRef(0);
+  const reads = useLatest();
   useEffect(() => {
     const key = latest.current.openKey();
     if (paused || diskChanges === first.current || key === undefined) return;
-    const ask = ++asked.current;
+    const newest = reads.ask();
     latest.current.read().then((read) => {
       const now = latest.current;
-      if (ask !== asked.current || now.openKey() !== key) return;
+      if (!newest() || now.openKey() !== key) return;
       now.seen?.(read);
       if (now.same(read)) return;
       if (now.edited()) now.conflict(read);
