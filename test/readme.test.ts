@@ -1,5 +1,5 @@
 /**
- * Every `npx ferry …` example in the README runs as written (on a copy of the demo on a free
+ * Every `node bin/ferry.js …` example in the README runs as written (on a copy of the demo on a free
  * port), so the README never promises a command or flag the code lacks; so does every `ferry …`
  * example of docs/*.md that fits the demo, and the others' options are checked with --help.
  */
@@ -29,7 +29,7 @@ function shellWords(line: string): string[] {
 async function readmeExamples(): Promise<string[]> {
   const readme = await fs.readFile(path.join(repo, 'README.md'), 'utf8');
   const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l.startsWith('npx ferry '));
+  return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l.startsWith('node bin/ferry.js '));
 }
 
 
