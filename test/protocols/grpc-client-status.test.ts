@@ -5,6 +5,7 @@
  * mid-call); a node:http2 server writing bytes where it cannot (no trailers, a refused stream).
  */
 import http2 from 'node:http2';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -156,5 +157,34 @@ describe('gRPC: statuses Ferry\'s client made up are worded as such', () => {
     const result = await say(url);
     expect(result.outcome).toMatchObject({ status: 14, label: '14 UNAVAILABLE: Connection dropped', message: 'Connection dropped' });
     expect(result.detail?.endedByClient).toBeUndefined();
+  });
+
+  it("a grpc-js server's own DEADLINE_EXCEEDED or UNAVAILABLE without headers (trailers-only) is its answer, not a failure to connect", async () => {
+    for (const code of [grpc.status.DEADLINE_EXCEEDED, grpc.status.UNAVAILABLE]) {
+      const { url } = await grpcServer((_call, callback) => callback({ code, details: 'the backend is down' }));
+      const result = await say(url);
+      expect(result.outcome).toMatchObject({ status: code, ok: false, message: 'the backend is down' });
+      expect(result.outcome.label).toBe(`${code} ${grpc.status[code]}: the backend is down`);
+      expect(result.detail?.endedByClient).toBeUndefined();
+    }
+  });
+
+  it('a grpc-js server slower than settings.timeoutMs (no headers before its answer): 4 DEADLINE_EXCEEDED as an answer, not "before the connection was ready"', async () => {
+    const { url } = await grpcServer((_call, callback) => {
+      const timer = setTimeout(() => callback(null, { text: 'late' }), 5000);
+      closers.push(() => clearTimeout(timer));
+    });
+    const result = await say(url, 300);
+    // grpc-js's server ends the call at the same deadline (it reads grpc-timeout), so either side's words may come first.
+    expect(result.outcome).toMatchObject({ status: 4, text: 'DEADLINE_EXCEEDED', ok: false });
+    expect(result.outcome.label).toMatch(/^4 DEADLINE_EXCEEDED: (Deadline exceeded|Ferry's gRPC client ended the call, as the server sent no status: no status came from .* within settings\.timeoutMs \(300 ms\))/);
+  });
+
+  it('a peer that accepts TCP and never speaks HTTP/2 still fails as not connected in time', async () => {
+    const server = net.createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => server.close());
+    const url = `grpc://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await expect(say(url, 300)).rejects.toThrow(`timed out after 300 ms (settings.timeoutMs) before the connection to ${host(url)} was ready.`);
   });
 });

@@ -19,6 +19,8 @@ export interface Answer {
   status: grpc.StatusObject;
   headers?: grpc.Metadata;
   gotHeaders: boolean;
+  /** Whether the channel was connected when the status came, so the server (or the call's deadline) ended the call, not a failure to connect. */
+  connected: boolean;
   /** The first message's text (the body) and how many came: a long stream's other messages are the MessageStream's, bounded there. */
   first?: string;
   received: number;

@@ -130,7 +130,7 @@ export async function loadMethod(prepared: PreparedRequest, context: SendContext
     definition = await loadProtoFiles({ protoFiles: options.protoFiles ?? [], importPaths: options.importPaths ?? [], workspaceRoot: context.workspaceRoot, allowFilesOutside: context.allowFilesOutside });
   } else {
     definition = await withCancel(loadByReflection(channel, credentials, service, metadata, deadline, signingInterceptors(prepared)), signal, cancelledError).catch((error: unknown) => {
-      if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, channel, proxy) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
+      if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, isReady(channel), proxy) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
       throw error;
     });
   }
@@ -149,7 +149,6 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const started = performance.now();
   const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
-  const fail = (why: string | undefined, details: string) => failure(why, details, host, timeoutMs, channel, proxy);
 
   try {
     const { definition, def, callType, service, method } = await loadMethod(prepared, context, opened, metadata, signal);
@@ -162,7 +161,8 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
     const tooLarge = tooLargeForUs(answer.status, context, requests);
     if (tooLarge) throw tooLarge;
     if (answer.status.code !== grpc.status.OK && !answer.stoppedEarly && !answer.gotHeaders) {
-      const error = fail(statusName(answer.status.code), answer.status.details);
+      // A status without headers: the server's trailers-only answer if the channel was connected, else the connection failed.
+      const error = failure(statusName(answer.status.code), answer.status.details, host, timeoutMs, answer.connected, proxy);
       if (error) throw error;
     }
     return result(answer, { url: prepared.url, service, method, callType, started, where: { host, timeoutMs, sentEntries: metadataPairs(metadata).length } });
@@ -206,13 +206,20 @@ export function decode(def: MethodDefinition<object, object>, definition: Packag
   return JSON.stringify(toProto3Json(definition, type, message));
 }
 
+/** Whether `channel` is connected now (read before it is closed: a closed channel is SHUTDOWN). */
+export function isReady(channel: grpc.Channel): boolean {
+  return channel.getConnectivityState(false) === grpc.connectivityState.READY;
+}
+
 /**
  * A status that means the call never reached the server: the SendError for it, else undefined (a
- * real answer). `proxy`: the channel's proxy, which a failure to connect is then put on (grpc-js
- * does not say whether the proxy was unreachable, asked for credentials or refused the tunnel).
+ * real answer). `ready`: whether the channel was connected when the status came; a status
+ * without headers on a connected channel is the server's trailers-only answer (its own
+ * DEADLINE_EXCEEDED or UNAVAILABLE) or the call's deadline, not a failure to connect. `proxy`:
+ * the channel's proxy, which a failure to connect is then put on (grpc-js does not say whether
+ * the proxy was unreachable, asked for credentials or refused the tunnel).
  */
-export function failure(status: string | undefined, details: string, host: string, timeoutMs: number, channel: grpc.Channel, proxy?: string): SendError | undefined {
-  const ready = channel.getConnectivityState(false) === grpc.connectivityState.READY;
+export function failure(status: string | undefined, details: string, host: string, timeoutMs: number, ready: boolean, proxy?: string): SendError | undefined {
   // The call reached the server, which dropped the connection, reset the stream or answered HTTP only: an answer (client-status.ts), whatever the channel's state now.
   if (reachedServer(details)) return undefined;
   if (status === 'DEADLINE_EXCEEDED' && !ready) {
@@ -261,7 +268,7 @@ interface Exchange {
 /** Runs the call by its type and resolves when its status arrives (or reading stops by the stream rule). */
 function exchange(x: Exchange): Promise<Answer> {
   const client = new grpc.Client(x.host, x.credentials, { channelOverride: x.channel, interceptors: x.interceptors });
-  const answer: Answer = { status: { code: grpc.status.UNKNOWN, details: '', metadata: new grpc.Metadata() }, gotHeaders: false, received: 0, receivedBytes: 0, stoppedEarly: false, cancelled: false };
+  const answer: Answer = { status: { code: grpc.status.UNKNOWN, details: '', metadata: new grpc.Metadata() }, gotHeaders: false, connected: false, received: 0, receivedBytes: 0, stoppedEarly: false, cancelled: false };
   const streaming = x.callType !== 'unary';
   const messages = streaming ? new MessageStream(x.stream ?? DEFAULT_STREAM) : undefined;
   answer.stream = messages;
@@ -342,6 +349,7 @@ function exchange(x: Exchange): Promise<Answer> {
       }
     });
     call.on('status', (status: grpc.StatusObject) => {
+      answer.connected = isReady(x.channel);
       answer.status = typeof status.code !== 'number' ? unreadableMessage(status) : Number.isInteger(status.code) ? status : notAStatus(status);
       // One message answers a unary or client-streaming call: OK without it (none, or a frame cut
       // short) is grpc-js's "No message received", told only to the callback, not an empty answer.

@@ -8,7 +8,7 @@ import type { PreparedRequest } from '../../request/prepared.js';
 import type { KindCatalog } from '../catalog.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { failure, openChannel } from './call.js';
+import { failure, isReady, openChannel } from './call.js';
 import { signingInterceptors } from './call-signing.js';
 import { loadByReflection, loadProtoFiles, ReflectionFailure, servicesOf } from './descriptors.js';
 import { requestMetadata } from './metadata.js';
@@ -30,7 +30,7 @@ export async function describeGrpc(prepared: PreparedRequest, context: SendConte
     try {
       definition = await loadByReflection(channel, credentials, undefined, requestMetadata(prepared.headers), deadline, signingInterceptors(prepared)).catch((error: unknown) => {
         if (signal?.aborted) throw new SendError('the request was cancelled.', 'other');
-        if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, channel, proxy) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
+        if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, isReady(channel), proxy) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
         throw error;
       });
     } finally {

@@ -15,7 +15,7 @@ import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/t
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { bodyText, decode, encode, failure, loadMethod, openChannel, tooManyMessages, type LoadedMethod } from './call.js';
+import { bodyText, decode, encode, failure, isReady, loadMethod, openChannel, tooManyMessages, type LoadedMethod } from './call.js';
 import { statusLabel, statusName } from './status.js';
 import { clientEnded, endLabel } from './client-status.js';
 import { parseMessages } from './messages.js';
@@ -92,7 +92,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
       const messages = session.messages;
       if (!messages) {
         // The call ended before the channel was ready: the connection failed.
-        session.fail(failure(statusName(got.code), got.details, host, timeoutMs, channel, proxy) ?? new SendError(`the call to ${host} ended before it started: ${statusName(got.code)} ${got.details}.`, 'reset'));
+        session.fail(failure(statusName(got.code), got.details, host, timeoutMs, isReady(channel), proxy) ?? new SendError(`the call to ${host} ended before it started: ${statusName(got.code)} ${got.details}.`, 'reset'));
         return;
       }
       const trailers = metadataPairs(got.metadata);
