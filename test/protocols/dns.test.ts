@@ -354,6 +354,22 @@ describe('dns: TCP, DoT, DoH', () => {
     expect(wrong.message).toContain('HTTP 404');
   });
 
+  it('tls:// to a peer that accepts TCP and never finishes the TLS handshake (a plaintext DNS server over TCP waits for the 5,635 bytes the ClientHello\'s first two bytes announce): the time limit says the handshake did not finish and what to check', async () => {
+    const net = await import('node:net');
+    const silent = net.createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as import('node:net').AddressInfo;
+    try {
+      for (const target of [port, fixture.port]) {
+        const error = await failure(ask('api.ferry.test', 'A', { server: `tls://127.0.0.1:${target}` }, { timeoutMs: 500 }));
+        expect((error as SendError).kind).toBe('timeout');
+        expect(error.message).toBe(`timed out after 500 ms (settings.timeoutMs); 127.0.0.1:${target} accepted the connection but had not finished the TLS handshake by then; it may be a plaintext DNS server: use tcp:// (or the bare address, for UDP) in dns.server, or check the port (DNS over TLS is usually 853).`);
+      }
+    } finally {
+      silent.close();
+    }
+  });
+
   it('a server that is not there: refused over TCP, naming it', async () => {
     const { freePort } = await import('../support/servers/index.js');
     const port = await freePort();

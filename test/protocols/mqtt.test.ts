@@ -411,6 +411,22 @@ describe('mqtt: brokers that refuse or close', () => {
     }
   });
 
+  it('a peer that accepts TCP and never answers: over mqtts:// the time limit says the TLS handshake did not finish, over mqtt:// that no CONNACK came (both read "no complete response by then")', async () => {
+    const net = await import('node:net');
+    const silent = net.createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as import('node:net').AddressInfo;
+    try {
+      const handshake = await failure(sendRequest('mqtt', { url: `mqtts://127.0.0.1:${port}`, settings: { timeoutMs: 500 } }));
+      expect((handshake as SendError).kind).toBe('timeout');
+      expect(handshake.message).toBe(`timed out after 500 ms (settings.timeoutMs); the MQTT broker at 127.0.0.1:${port} accepted the connection but had not finished the TLS handshake by then; it may be a plaintext broker: use mqtt:// (port 1883), or check the port.`);
+      const connack = await failure(sendRequest('mqtt', { url: `mqtt://127.0.0.1:${port}`, settings: { timeoutMs: 500 } }));
+      expect(connack.message).toBe(`timed out after 500 ms (settings.timeoutMs); the MQTT broker at 127.0.0.1:${port} accepted the connection but had not answered MQTT's CONNECT (no CONNACK) by then. Is it an MQTT broker (a TLS one needs mqtts://), and does it take mqtt.version v311?`);
+    } finally {
+      silent.close();
+    }
+  });
+
   it('mqtts:// to a plaintext broker and mqtt:// to a TLS one say which scheme to use', async () => {
     const secure = await startAedes({ secure: true });
     try {

@@ -12,6 +12,7 @@ import type { PreparedRequest } from '../../request/prepared.js';
 import type { Deadline } from '../deadline.js';
 import { sendHttp } from '../http/http.js';
 import type { ProtocolTimings, SendContext } from '../kind.js';
+import { connectTimeout, followConnect } from '../connect-stage.js';
 import { SendError } from '../send-error.js';
 import { dnsAddressLabel } from '../../support/dns-address.js';
 
@@ -62,8 +63,10 @@ export function streamQuery(query: Buffer, host: string, port: number, secure: b
       if (error) reject(error);
       else resolve(answer!);
     };
+    const stage = followConnect(socket, secure);
     socket.on('error', (error) => done(error));
-    wire.deadline.attach((error) => done(error));
+    // A plaintext DNS server given tls:// waits in silence for more: the time limit says the handshake did not finish.
+    wire.deadline.attach((error) => done(error instanceof SendError ? connectTimeout(error, stage(), dnsAddressLabel(host, port), 'it may be a plaintext DNS server: use tcp:// (or the bare address, for UDP) in dns.server, or check the port (DNS over TLS is usually 853).') : error));
     socket.once('connect', () => (wire.timings.connectMs += performance.now() - connectStarted));
     socket.once(secure ? 'secureConnect' : 'connect', () => {
       if (secure) wire.timings.tlsMs = performance.now() - connectStarted - wire.timings.connectMs;

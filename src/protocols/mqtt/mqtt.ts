@@ -4,9 +4,11 @@
  * both are set; received publishes are read by the shared stop rule (`stream.event` = a topic).
  */
 import { isUtf8 } from 'node:buffer';
+import type net from 'node:net';
 import mqtt, { type IClientOptions, type IConnackPacket, type IPublishPacket, type ISubscriptionGrant, type MqttClient } from 'mqtt';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
+import { connectTimeout, followConnect } from '../connect-stage.js';
 import { describeSocketError, errorCode } from '../connection-errors.js';
 import { SendError } from '../send-error.js';
 import { DEFAULT_STREAM, type MessageStream } from '../stream/messages.js';
@@ -122,6 +124,12 @@ async function openMqtt(prepared: PreparedRequest, context: SendContext, session
     client.stream?.destroy();
   });
   client.stream?.prependListener('data', (chunk: Buffer) => guard.push(chunk));
+  // A plaintext broker (or any peer) given mqtts:// waits in silence for the rest of the handshake: the time limit says so.
+  if (client.stream) {
+    const stage = followConnect(client.stream as net.Socket, url.protocol === 'mqtts:');
+    session.explainTimeout = (error) =>
+      connectTimeout(error, stage(), `the MQTT broker at ${url.host}`, 'it may be a plaintext broker: use mqtt:// (port 1883), or check the port.', `accepted the connection but had not answered MQTT's CONNECT (no CONNACK) by then. Is it an MQTT broker${url.protocol === 'mqtt:' ? ' (a TLS one needs mqtts://)' : ''}, and does it take mqtt.version ${options.version}?`);
+  }
   const opened: OpenedMqtt = { client, guard };
   client.on('connect', (packet) => {
     opened.connack = packet;

@@ -50,9 +50,12 @@ export class StreamSession {
     });
     this.opened.catch(() => {});
     this.deadline = new Deadline(prepared.settings?.timeoutMs ?? 0, signal);
-    // The connect time limit and cancel end the session with the deadline's own message.
-    this.deadline.attach((reason) => this.fail(reason as SendError));
+    // The connect time limit and cancel end the session with the deadline's own message, or the kind's words for how far connecting got.
+    this.deadline.attach((reason) => this.fail(this.explainTimeout ? this.explainTimeout(reason as SendError) : (reason as SendError)));
   }
+
+  /** Set by a kind to say, when the connect time limit ends the session, how far connecting got (connect-stage.ts). */
+  explainTimeout: ((error: SendError) => SendError) | undefined;
 
   /** Runs when the session ends, whatever the way (the kind closes its connection here). */
   onClose(close: () => void): void {

@@ -11,6 +11,7 @@ import tls from 'node:tls';
 import { DEFAULT_SETTINGS } from '../../model/index.js';
 import type { PreparedRequest } from '../../request/prepared.js';
 import { connectionError } from '../connection-errors.js';
+import { connectTimeout, followConnect } from '../connect-stage.js';
 import { Deadline } from '../deadline.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
@@ -136,28 +137,18 @@ function connect(target: SocketTarget, verifyTls: boolean, clientTls: tls.Connec
       socket.destroy();
       reject(error);
     };
-    let connected = false;
+    const stage = followConnect(socket, target.secure);
     socket.once('error', fail);
     // The time limit's line says how far connecting got: a TLS handshake a plaintext server never answers is the usual hang.
-    deadline.attach((error) => fail(error instanceof SendError && error.kind === 'timeout' ? connectTimeout(error, target, connected) : error));
+    deadline.attach((error) => fail(error instanceof SendError ? connectTimeout(error, stage(), target.host, 'it may be a plaintext server: use tcp://, or check the port.') : error));
     socket.once('lookup', () => (timings.dnsMs = performance.now() - started));
-    socket.once('connect', () => {
-      connected = true;
-      timings.connectMs = performance.now() - started - timings.dnsMs;
-    });
+    socket.once('connect', () => (timings.connectMs = performance.now() - started - timings.dnsMs));
     socket.once(target.secure ? 'secureConnect' : 'connect', () => {
       if (target.secure) timings.tlsMs = performance.now() - started - timings.dnsMs - timings.connectMs;
       socket.off('error', fail);
       resolve(socket);
     });
   });
-}
-
-function connectTimeout(error: SendError, target: SocketTarget, connected: boolean): SendError {
-  const said = !connected
-    ? `${target.host} had not accepted the connection by then; check the host and port, and that no firewall drops the connection.`
-    : `${target.host} accepted the connection but had not finished the TLS handshake by then; it may be a plaintext server: use tcp://, or check the port.`;
-  return new SendError(error.message.replace(/; no complete response by then\.$/, `; ${said}`), 'timeout');
 }
 
 interface Read {
