@@ -432,3 +432,44 @@ describe('MCP server: a pattern in a tool schema cannot stall `ferry serve`', ()
     }
   }, 60_000);
 });
+
+describe('MCP server: a resource URI it does not have', () => {
+  // MCP's spec asked for -32002 up to 2025-11-25; SEP-2164 (final) standardized -32602 (Invalid Params),
+  // the code the SDK's own McpServer has always answered. Ferry's answers as the SDK's does, seen by the SDK client.
+  async function sdkServer(): Promise<{ url: string; close(): Promise<void> }> {
+    const http = await import('node:http');
+    const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+    const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+    const server = http.createServer((req, res) => {
+      const mcp = new McpServer({ name: 'sdk', version: '1.0.0' });
+      mcp.registerResource('Readme', 'file:///readme.txt', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'hi' }] }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => void transport.close());
+      void mcp.connect(transport).then(() => transport.handleRequest(req, res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, close: () =>
+        new Promise((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections(); // the client's GET stream would hold it open
+        }),
+    };
+  }
+
+  const readError = async (client: Client, uri: string) => client.readResource({ uri }).then(() => undefined, (error: { code?: number; message?: string }) => ({ code: error.code, message: error.message }));
+
+  it('is answered -32602 (Invalid Params) naming the URI, the code the SDK\'s own server answers', async () => {
+    const sdk = await sdkServer();
+    try {
+      const theirs = await readError(await connectClient(sdk.url, 'streamable'), 'file:///missing.txt');
+      const { server } = await mcpServer();
+      const ours = await readError(await connectClient(server!.url, 'streamable'), 'file:///missing.txt');
+      expect(theirs?.code).toBe(-32602);
+      expect(theirs?.message).toMatch(/Resource file:\/\/\/missing\.txt not found$/);
+      expect(ours).toEqual(theirs);
+    } finally {
+      await sdk.close();
+    }
+  });
+});
