@@ -244,6 +244,28 @@ describe('Socket.IO server', () => {
     });
   }
 
+  it('sends a 9 MB greeting and a 9 MB reply (an event may render to 32 MB, spec 8.1) to a client that reads, over both transports; the bound on what waits unsent cut it off, blamed for not reading', async () => {
+    const big = 'x'.repeat(9 * 1024 * 1024);
+    const { url, handle } = await ioServer({ mode: 'rules', greetingEvent: 'hello', greetingArgs: '"{{big}}"', rules: [{ event: 'more', replyEvent: 'reply', replyArgs: '"{{big}}"', ack: true }] }, [{ key: 'big', value: big }]);
+    for (const transport of ['websocket', 'polling'] as const) {
+      const socket = connectClient(url, { transports: [transport], reconnection: false, forceNew: true });
+      clients.push(socket);
+      const [greeting] = await once<[string]>(socket, 'hello');
+      expect(greeting.length).toBe(big.length);
+      const replied = once<[string]>(socket, 'reply');
+      const acked = new Promise<unknown[]>((resolve) => socket.emit('more', (...args: unknown[]) => resolve(args)));
+      expect((await replied)[0]).toBe(big);
+      expect(((await acked)[0] as string).length).toBe(big.length);
+      socket.disconnect();
+    }
+    const closes = () => (handle.traffic.recent() as MessageRecord[]).filter((r) => r.detail.event === 'close');
+    await eventually(async () => closes().length === 2);
+    expect(closes().map((r) => [r.level, r.detail.preview])).toEqual([
+      ['info', 'client namespace disconnect'],
+      ['info', 'client namespace disconnect'],
+    ]);
+  });
+
   it('disconnects a client that does not read what it is sent, instead of queuing without bound (raw Engine.IO over WebSocket)', async () => {
     const { server, handle } = await ioServer({});
     const raw = await rawEngineIo(server.port);

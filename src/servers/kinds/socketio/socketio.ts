@@ -218,15 +218,18 @@ class SocketIoKind implements HttpKindInstance {
    * Disconnects a client once more than MAX_UNREAD_STREAM_BYTES wait for it: Engine.IO queues what the
    * transport cannot take yet (a WebSocket whose client does not read, a long-polling client that
    * does not poll) without a limit. Counted from its public events: each packet queued, and each
-   * flush, which hands the whole queue to the transport.
+   * flush, which hands the whole queue to the transport. What waited before the packet just queued
+   * is judged, not the packet: one event may be 32 MB (spec 8.1, a rendered event), and a 9 MB
+   * greeting or reply cut off a client that reads, blamed for not reading.
    */
   #boundBacklog(conn: Connection): void {
     let waiting = 0;
     conn.on('flush', () => (waiting = 0));
     conn.on('packetCreate', (packet: { data?: unknown }) => {
       const data = packet.data;
+      const before = waiting;
       waiting += typeof data === 'string' ? Buffer.byteLength(data) : Buffer.isBuffer(data) ? data.length : 0;
-      if (waiting <= MAX_UNREAD_STREAM_BYTES || this.#closedWhy.has(conn)) return;
+      if (before <= MAX_UNREAD_STREAM_BYTES || this.#closedWhy.has(conn)) return;
       this.#closedWhy.set(conn, UNSENT_WHY);
       conn.close(true); // what waits is dropped: it would never go out
       dropWebSocket(conn);
