@@ -6,6 +6,7 @@
  */
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind, SendError, type ProtocolResult } from '../../src/protocols/index.js';
@@ -59,6 +60,27 @@ describe('gRPC: hostile peers', () => {
     const result = await say(await peer(grpcAnswer(frame(HI, 1))));
     expect(result.outcome).toMatchObject({ status: 13, text: 'INTERNAL', ok: false });
     expect(result.outcome.label).toBe("13 INTERNAL: the server's message is marked compressed and could not be decompressed");
+  });
+
+  it('a gzip-compressed answer (grpc-encoding: gzip) is read; one that inflates past maxResponseMb fails the request as past the limit, not as a RESOURCE_EXHAUSTED the server never sent', async () => {
+    // grpc-js's server never compresses its answers, so the compressing server is node:http2's.
+    const gzipped = (message: Buffer) => (stream: http2.ServerHttp2Stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-encoding': 'gzip' }, { waitForTrailers: true });
+      stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+      stream.end(frame(zlib.gzipSync(message), 1));
+    };
+    const read = await say(await peer(gzipped(HI)));
+    expect(read.outcome).toMatchObject({ status: 0, ok: true });
+    expect(JSON.parse(Buffer.from(read.body).toString())).toMatchObject({ text: 'hi' });
+    // SayReply { text: 2 MB of "a" }: some 2 KB gzipped.
+    const text = Buffer.alloc(2 * 1024 * 1024, 'a');
+    const bomb = Buffer.concat([Buffer.from([0x0a, 0x80, 0x80, 0x80, 0x01]), text]);
+    const url = await peer(gzipped(bomb));
+    const request = requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 3000 } });
+    const error = await sendWith(grpcKind, request, undefined, { maxResponseMb: 1 }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(SendError);
+    expect((error as SendError).kind).toBe('tooLarge');
+    expect((error as SendError).message).toBe('a message of the answer, once decompressed (the server compressed it), is larger than 1 MB (maxResponseMb), so Ferry stopped decompressing it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.');
   });
 
   it('status OK without a message (none sent, or a frame cut short) is not an empty answer that passes: 13 INTERNAL, as grpc-js and grpcurl have it', async () => {

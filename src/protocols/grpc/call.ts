@@ -88,11 +88,18 @@ function maxMessageBytes(context: SendContext): number {
  * grpc-js refuses an answer's message past our limit with a RESOURCE_EXHAUSTED of its own, worded
  * as a server refusing a request's message past its limit is: ours when the limit it names is
  * ours and no message sent was that large. Then the request fails as other kinds past the limit do.
+ * A compressed message (grpc-encoding gzip or deflate) is judged once inflated, where grpc-js
+ * stops at the limit: a small message inflating past it read as the server's 8 RESOURCE_EXHAUSTED.
  */
 function tooLargeForUs(status: grpc.StatusObject, context: SendContext, sent: ReadonlyArray<{ bytes: Buffer }>): SendError | undefined {
-  const match = /Received message larger than max \((\d+) vs (\d+)\)/.exec(status.details);
+  if (status.code !== grpc.status.RESOURCE_EXHAUSTED) return undefined;
   const limit = maxMessageBytes(context);
-  if (status.code !== grpc.status.RESOURCE_EXHAUSTED || !match || Number(match[2]) !== limit || sent.some((r) => r.bytes.length > limit)) return undefined;
+  const inflated = /^Received message that decompresses to a size larger than (\d+)$/.exec(status.details);
+  if (inflated && Number(inflated[1]) === limit) {
+    return new SendError(`a message of the answer, once decompressed (the server compressed it), is larger than ${context.maxResponseMb} MB (maxResponseMb), so Ferry stopped decompressing it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`, 'tooLarge');
+  }
+  const match = /Received message larger than max \((\d+) vs (\d+)\)/.exec(status.details);
+  if (!match || Number(match[2]) !== limit || sent.some((r) => r.bytes.length > limit)) return undefined;
   return new SendError(`a message of the answer is larger than ${context.maxResponseMb} MB (maxResponseMb; ${match[1]} bytes), so Ferry did not read it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`, 'tooLarge');
 }
 
