@@ -342,6 +342,20 @@ describe('MCP server: a legacy HTTP+SSE client that does not read its stream', (
   });
 });
 
+describe('MCP server: a legacy HTTP+SSE client that reads its stream', () => {
+  it('gets a 9 MB answer (a result may render to 32 MB, spec 8.1): the bound judges what waited before it, and the stream was closed, the client blamed for not reading', async () => {
+    const big = 'x'.repeat(9 * 1024 * 1024);
+    const root = await makeWorkspace({ variables: [{ key: 'big', value: big }], servers: { tools: { name: 'Tools', kind: 'mcp', mcp: { tools: [{ name: 'big', result: '{{big}}' }] } } } });
+    const handle = await serve(root);
+    const client = await connectClient(handle.servers[0]!.url, 'sse');
+    const first = await client.callTool({ name: 'big', arguments: {} });
+    expect((first.content as Array<{ text: string }>)[0]!.text).toBe(big);
+    const second = await client.callTool({ name: 'big', arguments: {} });
+    expect((second.content as Array<{ text: string }>)[0]!.text.length).toBe(big.length);
+    expect(handle.traffic.recent().map((r) => r.summary)).toEqual(['tools/call big → ok', 'tools/call big → ok']);
+  });
+});
+
 describe('MCP server: names and URIs a client sends, in the traffic log', () => {
   it('are cut short and have control characters escaped: a 100 KB URI or an escape sequence does not reach the terminal as sent', async () => {
     const { server, handle } = await mcpServer();

@@ -235,11 +235,14 @@ class McpKind implements HttpKindInstance {
     });
     await this.#connect(transport);
     // Answers go out on the stream, not on the POST: a client that posts and never reads it
-    // would have them all kept in memory. Its POSTs after the close get 404.
+    // would have them all kept in memory. Its POSTs after the close get 404. What waited before
+    // an answer is judged, not the answer: a result may render to 32 MB (spec 8.1), and a 9 MB
+    // one closed the stream of a client that reads, blamed for not reading.
     const send = transport.send.bind(transport);
     transport.send = async (message: JSONRPCMessage) => {
+      const waiting = res.writableLength;
       await send(message);
-      if (res.writableLength <= MAX_UNREAD_STREAM_BYTES || res.destroyed) return;
+      if (waiting <= MAX_UNREAD_STREAM_BYTES || res.destroyed) return;
       this.context.traffic.add(streamClosedRecord(this.context.id, start, `GET ${SSE_PATH} closed: more than ${MAX_UNREAD_STREAM_BYTES / 1024 / 1024} MB of answers waited unsent: the client does not read its event stream`));
       res.destroy();
     };
