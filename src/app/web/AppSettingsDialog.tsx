@@ -15,7 +15,7 @@ import { ConflictBar } from './ConflictBar.js';
 import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
 import { useDiskReread } from './disk-reread.js';
-import { EditorSaves } from './save-answer.js';
+import { EditorSaves, savesOfAll } from './save-answer.js';
 
 /** `text` by key, of the settings in `keys` only. */
 const only = (text: Record<string, string>, keys: readonly string[]) => Object.fromEntries(Object.entries(text).filter(([key]) => keys.includes(key)));
@@ -48,8 +48,8 @@ export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: numbe
   const wanted = useRef<Record<string, string>>({});
   const saves = useRef(new Map<string, EditorSaves<string>>()).current;
   const savesOf = (key: string) => saves.get(key) ?? saves.set(key, new EditorSaves(() => wanted.current[key]!)).get(key)!;
-  /** Saves started: a read of the file from before one (its answer says what the file holds) is dropped. */
-  const savesStarted = useRef(0);
+  /** One file for them all: a read of it asked before or during any setting's save is dropped (its answer says what the file holds). */
+  const allSaves = useRef(savesOfAll(() => saves.values())).current;
 
   /**
    * The file's value of each setting typed in and not saved that changed on disk meanwhile; the
@@ -71,9 +71,8 @@ export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: numbe
     setTyped((t) => only(t, unsaved));
     setConflict((c) => ({ ...only(c, unsaved), ...Object.fromEntries(changed.map((key) => [key, textOf(read.settings, key)!])) }));
   };
-  useDiskReread(diskChanges, {
-    // Not while a setting's save is on its way: its answer is the file as read after that write.
-    openKey: () => ([...saves.values()].some((s) => s.saving.current) ? undefined : `app-settings ${savesStarted.current}`),
+  useDiskReread(diskChanges, allSaves, {
+    openKey: () => 'app-settings',
     read: () => api.get<AppSettingsView>('/api/app-settings'),
     same: (read) => view !== null && stableJson(read.settings) === stableJson(view.settings),
     edited: () => unsaved.length > 0,
@@ -93,7 +92,6 @@ export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: numbe
     // The field as this save found it: the text sent, or what Use the default replaces (a switch
     // or a list is shown and saved in one go, so its text is the one sent).
     const found = setting.type === 'flag' || setting.type === 'choice' ? text : typed[setting.key];
-    savesStarted.current++;
     wanted.current[setting.key] = text;
     setSending((s) => ({ ...s, [setting.key]: text }));
     try {

@@ -60,9 +60,10 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   /** Saved, but the user typed on while the save was on its way: the dialog stays open with those edits. */
   const [savedNote, setSavedNote] = useState<string | null>(null);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
-  const { saving, started, save: sendSave } = useEditorSave({ name, rows });
-  useDiskReread(diskChanges, {
-    openKey: () => (saving.current || loaded === '' ? undefined : `${url} ${started.current}`),
+  const saves = useEditorSave({ name, rows });
+  const sendSave = saves.save;
+  useDiskReread(diskChanges, saves, {
+    openKey: () => (loaded === '' ? undefined : url),
     read: () => api.get<{ name: string; variables: EnvironmentVariableView[] }>(url),
     same: (env) => stableJson(env.variables) === stableJson(base),
     edited: () => edited,

@@ -61,7 +61,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   runRef.current = run;
   const dirty = draft !== null && saved !== null && stableJson(draft) !== stableJson(saved);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
-  const { saving, started, save: sendSave } = useEditorSave(draft);
+  const saves = useEditorSave(draft);
+  const sendSave = saves.save;
   // Kept while the panel is closed, but not past the page: leaving it asks first.
   useLeaveGuard(dirty);
   /** Opening another load test replaces the draft: with unsaved edits, only when the user says so. */
@@ -122,8 +123,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     if (!hidden) void loadList();
   }, [hidden, diskChanges]);
 
-  useDiskReread(diskChanges, {
-    openKey: () => (selected && saved && !saving.current ? `${selected} ${started.current}` : undefined),
+  useDiskReread(diskChanges, saves, {
+    openKey: () => (selected && saved ? selected : undefined),
     read: async () => (await api.get<{ loadTest: LoadTestFile }>(`/api/loadtest?id=${encodeURIComponent(selected!)}`)).loadTest,
     same: (loadTest) => stableJson(loadTest) === stableJson(saved),
     edited: () => dirty,

@@ -45,7 +45,8 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
   /** Said beside the conflict bar when the file changed while the editor held edits (no refused save says it). */
   const [changedOnDisk, setChangedOnDisk] = useState(false);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
-  const { saving, started, save: sendSave } = useEditorSave({ common, yamlText });
+  const saves = useEditorSave({ common, yamlText });
+  const sendSave = saves.save;
   /** The id this editor's own save gave the server (a rename): the panel passes it back as `id`, with nothing to read again. */
   const savedAs = useRef<string | null>(null);
 
@@ -105,8 +106,8 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
   // ×, Close, a click beside it and Esc (as the app's other dialogs) ask first when there are edits.
   const close = useGuardedClose(edited, 'Discard your changes to this server? (Cancel, then Save to keep them.)', onClose);
 
-  useDiskReread(diskChanges, {
-    openKey: () => (saving.current || base.current === undefined ? undefined : `${id} ${started.current}`),
+  useDiskReread(diskChanges, saves, {
+    openKey: () => (base.current === undefined ? undefined : id),
     read: () => api.get<ServerEditorView>(`/api/server?id=${encodeURIComponent(id)}`),
     same: (read) => stableJson(read.server) === stableJson(base.current),
     edited: () => edited,

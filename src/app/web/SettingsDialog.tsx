@@ -68,13 +68,13 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
   /** Saved, but the user typed on while the save was on its way: the dialog stays open with those edits. */
   const [savedNote, setSavedNote] = useState<string | null>(null);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
-  const { saving, started, save: sendSave } = useEditorSave({ settings, validate });
+  const saves = useEditorSave({ settings, validate });
+  const sendSave = saves.save;
   /** The file's view as last read: Take the file's version takes its switch too. */
   const lastRead = useRef<SettingsView | null>(null);
-  useDiskReread(diskChanges, {
-    // Read even before a first read succeeded (the file did not parse, and may now); not while a
-    // save is on its way: its answer says what the file holds (its own write is this change, often).
-    openKey: () => (saving.current ? undefined : `${url} ${started.current}`),
+  useDiskReread(diskChanges, saves, {
+    // Read even before a first read succeeded (the file did not parse, and may now).
+    openKey: () => url,
     read: () => api.get<SettingsView>(url),
     seen: (read) => {
       setView(read);

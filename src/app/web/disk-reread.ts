@@ -7,14 +7,13 @@
  */
 import { useEffect, useRef } from 'react';
 import { useLatest } from './latest.js';
+import type { SavesSeen } from './save-answer.js';
 
 export interface DiskReread<T> {
   /**
-   * The open file's key (its id, its URL), or undefined while it must not be read again (a save in
-   * flight: its answer says what the file holds; nothing loaded yet). A read whose key is no longer
-   * the open one when it comes back (another file opened, a save started) is dropped: so the key
-   * names the saves started too (EditorSave.started), or a read asked before a save and answered
-   * after it would put the file as it was before the save back in the editor.
+   * The open file's key (its id, its URL), or undefined while it must not be read again (nothing
+   * loaded yet). A read whose key is no longer the open one when it comes back (another file
+   * opened) is dropped.
    */
   openKey(): string | undefined;
   read(): Promise<T>;
@@ -32,22 +31,28 @@ export interface DiskReread<T> {
   take(read: T): void;
 }
 
-/** `paused`: not read while true (a hidden panel); read once when it turns false after a change. */
-export function useDiskReread<T>(diskChanges: number, reread: DiskReread<T>, paused = false): void {
+/**
+ * `saves`: the editor's saves (EditorSave). Which read's answer is taken is decided here, for
+ * every editor: only the newest read's (changes in a row read the file each time, and an older
+ * read answering last would put back what the file held before the latest change), and none
+ * asked before or during a save (its answer would put the file as it was before the save back in
+ * the editor; the save's own answer says what the file holds).
+ * `paused`: not read while true (a hidden panel); read once when it turns false after a change.
+ */
+export function useDiskReread<T>(diskChanges: number, saves: SavesSeen, reread: DiskReread<T>, paused = false): void {
   // What the read needs now, not at the render that made it.
   const latest = useRef(reread);
   latest.current = reread;
   const first = useRef(diskChanges);
-  // Changes in a row read the file each time; an older read answering last would put back what
-  // the file held before the latest change: only the newest read's answer is taken.
   const reads = useLatest();
   useEffect(() => {
     const key = latest.current.openKey();
-    if (paused || diskChanges === first.current || key === undefined) return;
+    if (paused || diskChanges === first.current || key === undefined || saves.saving.current) return;
     const newest = reads.ask();
+    const started = saves.started.current;
     latest.current.read().then((read) => {
       const now = latest.current;
-      if (!newest() || now.openKey() !== key) return;
+      if (!newest() || now.openKey() !== key || saves.saving.current || saves.started.current !== started) return;
       now.seen?.(read);
       if (now.same(read)) return;
       if (now.edited()) now.conflict(read);

@@ -120,11 +120,23 @@ export class EditorSaves<T> {
   }
 }
 
-export interface EditorSave<T> {
+/** What a read of the file needs to know of an editor's saves (disk-reread.ts). */
+export interface SavesSeen {
   /** True while a save is on its way: a read of the file racing it must not replace the editor's content (its answer says what the file holds). */
   readonly saving: { readonly current: boolean };
-  /** Saves sent so far: part of the key a read of the file is asked with (disk-reread.ts), so a read from before a save is dropped. */
+  /** Saves sent so far: a read asked before one answers with what the file held before it, so it is dropped. */
   readonly started: { readonly current: number };
+}
+
+/** Several editors' saves seen as one (Application settings: one EditorSaves per setting, one file). */
+export function savesOfAll(all: () => Iterable<SavesSeen>): SavesSeen {
+  return {
+    saving: { get current() { return [...all()].some((s) => s.saving.current); } },
+    started: { get current() { return [...all()].reduce((n, s) => n + s.started.current, 0); } },
+  };
+}
+
+export interface EditorSave<T> extends SavesSeen {
   /** EditorSaves.save: one save at a time, a Save pressed meanwhile sent after it when the content changed. */
   save<A>(send: SaveSend<T, A>, answered: SaveAnswered<T, A>): Promise<A | undefined>;
 }
