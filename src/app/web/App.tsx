@@ -133,8 +133,8 @@ export function App() {
   const pickedEnvironment = useRef<{ id: string | null } | null>(null);
   /** A request being opened (picked in the tree, the palette, History): a send waits for it, so it sends the request picked. */
   const opening = useRef<Promise<unknown>>(Promise.resolve());
-  /** Counts the requests picked: only the newest pick's file goes into the editor. */
-  const openedPicks = useRef(0);
+  /** The requests picked: only the newest pick's file goes into the editor. */
+  const openedPicks = useLatest();
   /** The open request's reads on changes on disk: an older one answering last would put back the file before the latest change. */
   const externalReads = useLatest();
   const runRef = useRef<RunView | null>(null);
@@ -145,8 +145,8 @@ export function App() {
   conflictRef.current = conflict;
   runRef.current = run;
 
-  /** Counts the tree's reads: changes on disk in a row fetch it again each time, and only the newest read is shown. */
-  const workspaceReads = useRef(0);
+  /** The tree's reads (and the variable names read beside it): changes on disk in a row fetch it again each time, and only the newest read is shown. */
+  const workspaceReads = useLatest();
   /**
    * The live channel's count of changes it said: when the tree shown was read (`WorkspaceInfo.changes`)
    * and when the page (re)joined it (the `joined` event). Joined with more, the page missed a
@@ -162,20 +162,20 @@ export function App() {
     missedChange.current();
   }, []);
   const loadWorkspace = useCallback(async () => {
-    const read = ++workspaceReads.current;
+    const newest = workspaceReads.ask();
     try {
       // The names are not needed to show the page: they arrive beside the tree, not after it.
-      void api.get<{ names: string[] }>('/api/variables').then((v) => read === workspaceReads.current && setVariableNames(v.names), () => undefined);
+      void api.get<{ names: string[] }>('/api/variables').then((v) => newest() && setVariableNames(v.names), () => undefined);
       const next = await (takeInitialWorkspace() ?? fetchWorkspace());
       // An older read answering last would put back a tree from before the latest change.
-      if (read !== workspaceReads.current) return;
+      if (!newest()) return;
       const picked = pickedEnvironment.current;
       setInfo(picked ? { ...next, activeEnvironment: picked.id } : next);
       setLoadError(null);
       changesSaid.current.tree = next.changes;
       checkMissed();
     } catch (e) {
-      if (read === workspaceReads.current) setLoadError((e as Error).message);
+      if (newest()) setLoadError((e as Error).message);
     }
   }, []);
 
@@ -275,7 +275,7 @@ export function App() {
     // Leaving an unsaved request loses it (it was never a file): only when the user says so.
     if (unsavedRef.current && !window.confirm(`${unsavedRef.current.gone ? 'The open request\'s file was deleted or moved outside the app and' : 'The request opened from cURL'} is not saved. Discard it? (Cancel, then Save to keep it.)`)) return;
     // Switching quickly: an earlier pick whose file answers later must not replace the last one.
-    const pick = ++openedPicks.current;
+    const newest = openedPicks.ask();
     await saveNow();
     // Its save waits for another Ferry process: opening another request would drop the edit.
     if (waitsForLock.current && !window.confirm(`Your edit of ${selectedRef.current} is not saved yet: another Ferry process is writing to the workspace. Discard the edit and open ${path}? (Cancel keeps it; the app saves it once the other process is done.)`)) return;
@@ -291,7 +291,7 @@ export function App() {
     setUnsaved(null);
     try {
       const { request } = read ? { request: read } : await api.get<{ request: RequestFile }>(`/api/request?path=${encodeURIComponent(path)}`);
-      if (pick !== openedPicks.current) return;
+      if (!newest()) return;
       onDisk.current = stableJson(request);
       selectedRef.current = path;
       // Now, not at the next render: a send waiting for this open reads it.
@@ -303,7 +303,7 @@ export function App() {
       setSendError(null);
       if (!read) keepLast(path);
     } catch (e) {
-      if (!quiet && pick === openedPicks.current) setNotice((e as Error).message);
+      if (!quiet && newest()) setNotice((e as Error).message);
     }
   };
 
