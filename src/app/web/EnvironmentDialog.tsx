@@ -190,6 +190,8 @@ export function NewEnvironmentDialog({ environments, onClose, onCreated }: { env
   const [name, setName] = useState('');
   const [copyOf, setCopyOf] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // A name typed (or a copy chosen) and not created is lost by closing: asked first, as every editor does.
+  const close = useGuardedClose(name !== '' || copyOf !== '', `Discard the new environment${name ? ` “${shownName(name)}”` : ''}? It is not created yet. (Cancel, then Create to add it.)`, onClose);
   const create = async () => {
     try {
       const { id } = await api.post<{ id: string }>('/api/environments', copyOf ? { name, copyOf } : { name });
@@ -199,7 +201,7 @@ export function NewEnvironmentDialog({ environments, onClose, onCreated }: { env
     }
   };
   return (
-    <Modal label="New environment" onClose={onClose}>
+    <Modal label="New environment" onClose={close}>
       <label>Name <input aria-label="New environment name" autoFocus value={name} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && void create()} /></label>
       <label>
         Copy of{' '}
@@ -210,7 +212,7 @@ export function NewEnvironmentDialog({ environments, onClose, onCreated }: { env
       </label>
       <p className="muted">The file is environments/NAME.yaml. A copy gets the other's variables, and its secret values on this computer.</p>
       {error && <p className="error">{error}</p>}
-      <footer><button onClick={onClose}>Cancel</button><button className="primary" onClick={() => void create()}>Create</button></footer>
+      <footer><button onClick={close}>Cancel</button><button className="primary" onClick={() => void create()}>Create</button></footer>
     </Modal>
   );
 }
