@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Dialog, Page } from 'playwright-core';
+import type { Browser, Dialog, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
@@ -91,5 +91,65 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
     await expect.poll(() => dialog.count()).toBe(0);
     expect(asked.length).toBe(4);
     answer = 'dismiss';
+  });
+
+  it('Application settings: the file changed while a setting\'s own save is on its way; once saved, the other value meets the conflict bar (Keep mine writes the value saved again)', async () => {
+    const config = async (...args: string[]) => (await promisify(execFile)(process.execPath, [BIN, 'config', ...args], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir } })).stdout.trim();
+    const dialog = page.getByRole('dialog', { name: 'Application settings' });
+    const timeout = dialog.getByLabel('timeoutMs', { exact: true });
+    const bar = dialog.getByRole('group', { name: 'Changed on disk' });
+    /** A report of the settings file's change on the live channel since `from`. */
+    const reported = (from: number) => frames.slice(from).some((f) => f.includes('"appSettings"'));
+    await page.getByRole('button', { name: 'Application settings' }).click();
+    await expect.poll(() => timeout.inputValue()).toBe('30000');
+    const own = frames.length;
+    await timeout.fill('5000');
+    // The save reaches the server (the file is written); its answer is held from the page.
+    const held = await holdRequest(page, /\/api\/app-settings$/, 'PUT', { reachServer: true });
+    await timeout.press('Enter');
+    await held.sent;
+    try {
+      expect(await config('get', 'timeoutMs')).toBe('5000');
+      // The save's own write reported, then another writer's (ferry config set in a terminal), both while the answer is held.
+      await expect.poll(() => reported(own), { message: 'the save\'s own write reported' }).toBe(true);
+      const other = frames.length;
+      await config('set', 'timeoutMs', '7000');
+      await expect.poll(() => reported(other), { message: 'the other writer\'s change reported' }).toBe(true);
+      await drawn();
+      expect(await bar.count()).toBe(0);
+    } finally {
+      held.release();
+    }
+    await expect.poll(() => bar.textContent()).toContain('timeoutMs changed on disk while you were editing it.');
+    // The field keeps what was saved; the file keeps the other writer's value until the user chooses.
+    expect(await timeout.inputValue()).toBe('5000');
+    expect(await config('get', 'timeoutMs')).toBe('7000');
+    await bar.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+    await expect.poll(() => config('get', 'timeoutMs')).toBe('5000');
+    await expect.poll(() => bar.count()).toBe(0);
+    expect(await timeout.inputValue()).toBe('5000');
+
+    // A save with no other writer: its own write read again after it shows nothing, and closing asks nothing.
+    const asks = asked.length;
+    const quiet = frames.length;
+    /** The page's reads of the settings from here on, each done when answered whole. */
+    const settingsRead: Promise<unknown>[] = [];
+    const onRequest = (r: Request) => { if (r.method() === 'GET' && r.url().endsWith('/api/app-settings')) settingsRead.push(r.response().then((a) => a?.finished())); };
+    page.on('request', onRequest);
+    await timeout.fill('6000');
+    await timeout.press('Enter');
+    await expect.poll(() => dialog.getByRole('status').textContent()).toBe('timeoutMs saved.');
+    await expect.poll(() => reported(quiet)).toBe(true);
+    // The read that report asked for, answered and drawn: only then does "no bar" say something.
+    await expect.poll(() => settingsRead.length).toBeGreaterThan(0);
+    await Promise.all(settingsRead);
+    page.off('request', onRequest);
+    await drawn();
+    expect(await bar.count()).toBe(0);
+    expect(await timeout.inputValue()).toBe('6000');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(asked.length).toBe(asks);
+    expect(await config('get', 'timeoutMs')).toBe('6000');
   });
 });

@@ -4,7 +4,8 @@
  * typed meanwhile goes in one more save once the first has answered, on that answer's base (no
  * conflict with the app's own write), and a Save with nothing typed since sends nothing more.
  * The app's own write reported on the live channel while its answer is on its way is no change
- * on disk for the editor: it is not read again, no conflict bar shows, the answer wins.
+ * on disk for the editor: it is not read while the answer is on its way (once it is in, a read
+ * finds the same), no conflict bar shows, the answer wins.
  * Each PUT the page sends to the real server is counted, with what it carried; the file on disk
  * says what was written.
  */

@@ -19,6 +19,7 @@ import { EditorSaves, savesOfAll } from './save-answer.js';
 
 /** `text` by key, of the settings in `keys` only. */
 const only = (text: Record<string, string>, keys: readonly string[]) => Object.fromEntries(Object.entries(text).filter(([key]) => keys.includes(key)));
+const textOf = (settings: AppSettingView[], key: string) => settings.find((s) => s.key === key)?.text;
 
 export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: number; onClose: () => void }) {
   const [view, setView] = useState<AppSettingsView | null>(null);
@@ -58,22 +59,39 @@ export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: numbe
   const [conflict, setConflict] = useState<Record<string, string>>({});
   const clashing = only(conflict, unsaved);
   /**
+   * The text each setting's save wrote, until the file is next read (the read asked for a change
+   * reported while the save was on its way, which waits for its answer, or the first one after):
+   * that read holding another value is another writer's change over the save, a conflict.
+   */
+  const lastSaved = useRef<Record<string, string>>({});
+  /** lastSaved as the read being compared found it. */
+  const savedBefore = useRef<Record<string, string>>({});
+  /**
    * The settings as the file holds them now: every field not typed in shows them; a typed value
    * left there whose setting changed is a conflict (one setting is saved at a time, so a change of
    * another beside it is no conflict).
    */
   const follow = (read: AppSettingsView) => {
-    const textOf = (settings: AppSettingView[], key: string) => settings.find((s) => s.key === key)?.text;
     const changed = view ? unsaved.filter((key) => textOf(read.settings, key) !== textOf(view.settings, key) && textOf(read.settings, key) !== typed[key]) : [];
+    // Saved, and the file holds another value now: the field shows what was saved again, the bar
+    // the file's (taken silently, the value saved would be gone without a word).
+    const saved = savedBefore.current;
+    savedBefore.current = {};
+    const overwritten = Object.keys(saved).filter((key) => !unsaved.includes(key) && textOf(read.settings, key) !== saved[key]);
+    const fileOf = (keys: string[]) => Object.fromEntries(keys.map((key) => [key, textOf(read.settings, key)!]));
     setView(read);
     setError(null);
     // Text typed that is the stored value (nothing to save) would hide the file's new one.
-    setTyped((t) => only(t, unsaved));
-    setConflict((c) => ({ ...only(c, unsaved), ...Object.fromEntries(changed.map((key) => [key, textOf(read.settings, key)!])) }));
+    setTyped((t) => ({ ...only(t, unsaved), ...only(saved, overwritten) }));
+    setConflict((c) => ({ ...only(c, unsaved), ...fileOf(changed), ...fileOf(overwritten) }));
   };
   useDiskReread(diskChanges, allSaves, {
     openKey: () => 'app-settings',
     read: () => api.get<AppSettingsView>('/api/app-settings'),
+    seen: () => {
+      savedBefore.current = lastSaved.current;
+      lastSaved.current = {};
+    },
     same: (read) => view !== null && stableJson(read.settings) === stableJson(view.settings),
     edited: () => unsaved.length > 0,
     conflict: follow,
@@ -95,7 +113,10 @@ export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: numbe
     wanted.current[setting.key] = text;
     setSending((s) => ({ ...s, [setting.key]: text }));
     try {
-      const answer = await saving.save((sent) => api.put<AppSettingsView>('/api/app-settings', { key: setting.key, text: sent }), setView);
+      const answer = await saving.save((sent) => api.put<AppSettingsView>('/api/app-settings', { key: setting.key, text: sent }), (answer) => {
+        setView(answer);
+        lastSaved.current[setting.key] = textOf(answer.settings, setting.key)!;
+      });
       // Asked for while a save of the same text was on its way: that save said it all.
       if (!answer) return;
       // Saved on Enter, the field may have been typed on while this save was on its way: that text

@@ -36,18 +36,34 @@ export interface DiskReread<T> {
  * every editor: only the newest read's (changes in a row read the file each time, and an older
  * read answering last would put back what the file held before the latest change), and none
  * asked before or during a save (its answer would put the file as it was before the save back in
- * the editor; the save's own answer says what the file holds).
+ * the editor; the save's own answer says what the file holds). A change reported while a save is
+ * on its way is read once the save has answered: it is often the save's own write (then the read
+ * is the same as the answer, and nothing shows), but another writer's change right after that
+ * write would otherwise go unseen until the next one.
  * `paused`: not read while true (a hidden panel); read once when it turns false after a change.
  */
 export function useDiskReread<T>(diskChanges: number, saves: SavesSeen, reread: DiskReread<T>, paused = false): void {
   // What the read needs now, not at the render that made it.
   const latest = useRef(reread);
   latest.current = reread;
+  const pausedNow = useRef(paused);
+  pausedNow.current = paused;
   const first = useRef(diskChanges);
   const reads = useLatest();
-  useEffect(() => {
+  /** A read waits for the save on its way to answer. */
+  const waiting = useRef(false);
+  const readNow = () => {
     const key = latest.current.openKey();
-    if (paused || diskChanges === first.current || key === undefined || saves.saving.current) return;
+    if (pausedNow.current || key === undefined) return;
+    if (saves.saving.current) {
+      if (waiting.current) return;
+      waiting.current = true;
+      void saves.settled().then(() => {
+        waiting.current = false;
+        readNow();
+      });
+      return;
+    }
     const newest = reads.ask();
     const started = saves.started.current;
     latest.current.read().then((read) => {
@@ -58,5 +74,8 @@ export function useDiskReread<T>(diskChanges: number, saves: SavesSeen, reread: 
       if (now.edited()) now.conflict(read);
       else now.take(read);
     }, () => undefined); // gone or broken: the editor's list and a save say so
+  };
+  useEffect(() => {
+    if (diskChanges !== first.current) readNow();
   }, [diskChanges, paused]);
 }

@@ -55,10 +55,24 @@ export class EditorSaves<T> {
   readonly saving: { readonly current: boolean };
   /** Saves sent so far: a read of the file asked before one answers with what the file held before it (drop it). */
   readonly started = { current: 0 };
+  /** Waiting for no save to be on its way (settled). */
+  private idle: Array<() => void> = [];
 
   constructor(private readonly content: () => T) {
     const running = () => this.running;
     this.saving = { get current() { return running(); } };
+  }
+
+  /** Resolves once no save is on its way (at once when none is). */
+  settled(): Promise<void> {
+    return this.running ? new Promise((resolve) => this.idle.push(resolve)) : Promise.resolve();
+  }
+
+  private stop(): void {
+    this.running = false;
+    const idle = this.idle;
+    this.idle = [];
+    for (const resolve of idle) resolve();
   }
 
   /**
@@ -93,7 +107,7 @@ export class EditorSaves<T> {
       } catch (e) {
         const dropped = (this.next?.waiters ?? []) as Waiter<A>[];
         this.next = undefined;
-        this.running = false;
+        this.stop();
         for (const waiter of [...round.waiters, ...dropped]) waiter.reject(e);
         return;
       }
@@ -104,13 +118,13 @@ export class EditorSaves<T> {
       try {
         round.answered(answer, typedSince, sent, sendsNext);
       } catch (e) {
-        this.running = false;
+        this.stop();
         for (const waiter of [...round.waiters, ...(next?.waiters ?? [])]) waiter.reject(e);
         return;
       }
       for (const waiter of round.waiters) waiter.resolve(answer);
       if (!sendsNext) {
-        this.running = false;
+        this.stop();
         for (const waiter of next?.waiters ?? []) waiter.resolve(undefined);
         return;
       }
@@ -126,6 +140,8 @@ export interface SavesSeen {
   readonly saving: { readonly current: boolean };
   /** Saves sent so far: a read asked before one answers with what the file held before it, so it is dropped. */
   readonly started: { readonly current: number };
+  /** Resolves once no save is on its way: a change reported meanwhile is read then. */
+  settled(): Promise<void>;
 }
 
 /** Several editors' saves seen as one (Application settings: one EditorSaves per setting, one file). */
@@ -133,6 +149,10 @@ export function savesOfAll(all: () => Iterable<SavesSeen>): SavesSeen {
   return {
     saving: { get current() { return [...all()].some((s) => s.saving.current); } },
     started: { get current() { return [...all()].reduce((n, s) => n + s.started.current, 0); } },
+    // Another setting's save may start while one is awaited: settled when none is on its way.
+    settled: async () => {
+      while ([...all()].some((s) => s.saving.current)) await Promise.all([...all()].map((s) => s.settled()));
+    },
   };
 }
 
@@ -149,5 +169,5 @@ export function useEditorSave<T>(content: T): EditorSave<T> {
   const saves = useRef<EditorSaves<T> | null>(null);
   if (saves.current === null) saves.current = new EditorSaves(() => latest.current);
   const kept = saves.current;
-  return useRef<EditorSave<T>>({ saving: kept.saving, started: kept.started, save: (send, answered) => kept.save(send, answered) }).current;
+  return useRef<EditorSave<T>>({ saving: kept.saving, started: kept.started, settled: () => kept.settled(), save: (send, answered) => kept.save(send, answered) }).current;
 }
