@@ -152,4 +152,102 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
     expect(asked.length).toBe(asks);
     expect(await config('get', 'timeoutMs')).toBe('6000');
   });
+
+  /** The three editors read when opened, each with its file, a field, and how to open it on a file. */
+  const editors = [
+    {
+      name: 'folder settings',
+      read: /\/api\/folder\/settings\?path=/,
+      files: { A: 'requests/Users/_folder.yaml', B: 'requests/Shop/_folder.yaml' },
+      values: { A: 'zero', B: 'shop' },
+      open: async (which: 'A' | 'B') => {
+        await page.getByRole('treeitem', { name: which === 'A' ? /Users/ : /Shop/ }).click({ button: 'right' });
+        await page.getByRole('menuitem', { name: 'Settings…' }).click();
+        return page.getByRole('dialog', { name: 'Folder settings' });
+      },
+      /** What the field shows, '' while the file is not read. */
+      shown: async (dialog: ReturnType<Page['getByRole']>) => {
+        if ((await dialog.getByRole('tab', { name: 'Headers' }).count()) === 0) return '';
+        await dialog.getByRole('tab', { name: 'Headers' }).click();
+        return dialog.getByLabel('Header value 1').inputValue();
+      },
+    },
+    {
+      name: 'the environment dialog',
+      read: /\/api\/environment\/variables\?id=/,
+      files: { A: 'environments/local.yaml', B: 'environments/stage.yaml' },
+      values: { A: 'one', B: 'staged' },
+      open: async (which: 'A' | 'B') => {
+        await page.getByLabel('Environment', { exact: true }).selectOption(which === 'A' ? 'local' : 'stage');
+        await page.getByLabel('Edit environment').click();
+        return page.getByRole('dialog', { name: 'Environment' });
+      },
+      shown: (dialog: ReturnType<Page['getByRole']>) => dialog.getByLabel('Value 1', { exact: true }).inputValue(),
+    },
+    {
+      name: 'the server editor',
+      read: /\/api\/server\?id=/,
+      files: { A: 'servers/board.yaml', B: 'servers/echo.yaml' },
+      values: { A: 'board notes', B: 'echo notes' },
+      open: async (which: 'A' | 'B') => {
+        const servers = page.getByLabel('Servers', { exact: true });
+        if ((await servers.count()) === 0) await page.getByRole('button', { name: 'Servers', exact: true }).click();
+        await servers.getByRole('button', { name: which === 'A' ? 'Edit Board' : 'Edit Echo' }).click();
+        return page.getByRole('dialog', { name: 'Server editor' });
+      },
+      shown: async (dialog: ReturnType<Page['getByRole']>) => ((await dialog.getByLabel('Docs').count()) === 0 ? '' : dialog.getByLabel('Docs').inputValue()),
+    },
+  ];
+
+  for (const editor of editors) {
+    it(`${editor.name}: the file changed while the first read is on its way is shown, and that older read answering last does not put back the file before the change`, async () => {
+      const { A } = editor.files;
+      const text = await fs.readFile(file(A), 'utf8');
+      const changed = text.replace(editor.values.A, `${editor.values.A} changed`);
+      // The first read reaches the server (the file as it was) and its answer is held from the page.
+      const held = await holdRequest(page, editor.read, 'GET', { reachServer: true });
+      const dialog = await editor.open('A');
+      await held.sent;
+      const from = log.mark();
+      try {
+        await fs.writeFile(file(A), changed);
+        // The change reported and taken: the read it asked for (none on the old code) answered and drawn.
+        await expect.poll(() => frames.slice(from.frames).some((f) => f.includes('"changed"') && f.includes(JSON.stringify(A)))).toBe(true);
+        await drawn();
+      } finally {
+        held.release();
+      }
+      await held.answered;
+      await drawn();
+      await expect.poll(() => editor.shown(dialog)).toBe(`${editor.values.A} changed`);
+      // Still so once every read asked has answered and been drawn.
+      await log.answered(editor.read, from);
+      expect(await editor.shown(dialog)).toBe(`${editor.values.A} changed`);
+      await fs.writeFile(file(A), text);
+      await expect.poll(() => editor.shown(dialog)).toBe(editor.values.A);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.count()).toBe(0);
+    });
+
+    it(`${editor.name}: opened on A, closed, and opened on B at once, shows B's values, also when A's read answers last`, async () => {
+      const held = await holdRequest(page, editor.read, 'GET', { reachServer: true });
+      // The same dialog locator, on A's file, then on B's.
+      const dialog = await editor.open('A');
+      await held.sent;
+      try {
+        await page.keyboard.press('Escape');
+        await expect.poll(() => dialog.count()).toBe(0);
+        await editor.open('B');
+        await expect.poll(() => editor.shown(dialog)).toBe(editor.values.B);
+      } finally {
+        held.release();
+      }
+      await held.answered;
+      await drawn();
+      expect(await editor.shown(dialog)).toBe(editor.values.B);
+      expect(await fs.readFile(file(editor.files.B), 'utf8')).toContain(editor.values.B);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.count()).toBe(0);
+    });
+  }
 });

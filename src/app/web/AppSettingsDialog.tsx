@@ -8,7 +8,7 @@
  * editors), every field not typed in shows the new value, and a setting typed in and not saved
  * whose value changed meets the conflict bar.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { AppSettingView, AppSettingsView } from '../shared/api.js';
 import { api, stableJson } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
@@ -29,9 +29,6 @@ export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: numbe
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
-  useEffect(() => {
-    api.get<AppSettingsView>('/api/app-settings').then(setView, (e: Error) => setError(e.message));
-  }, []);
   /** The text of each save on its way, by key. */
   const [sending, setSending] = useState<Record<string, string>>({});
   /**
@@ -88,6 +85,8 @@ export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: numbe
   useDiskReread(diskChanges, allSaves, {
     openKey: () => 'app-settings',
     read: () => api.get<AppSettingsView>('/api/app-settings'),
+    // The first read too: one answering after a read for a change made since is dropped.
+    failed: (e) => setError(e.message),
     seen: () => {
       savedBefore.current = lastSaved.current;
       lastSaved.current = {};

@@ -6,7 +6,7 @@
  * `diskChanges` moves when workspace files change on disk (git, an editor, another tab): the file
  * is read again, and taken at once unless the dialog holds edits, which then meet the conflict bar.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
@@ -44,16 +44,6 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   const [mark, setMark] = useState<unknown>(undefined);
   /** Read again from where the environment is now (a rename on Save moves it). */
   const url = variablesUrl(currentId);
-  useEffect(() => {
-    api.get<VariablesRead>(variablesUrl(id)).then((env) => {
-      setMark(env.mark);
-      setName(env.name);
-      setSavedName(env.name);
-      setRows(env.variables);
-      setBase(env.variables);
-      setLoaded(JSON.stringify({ name: env.name, rows: env.variables }));
-    }, (e: Error) => setError(e.message));
-  }, [id]);
   const edited = loaded !== '' && JSON.stringify({ name, rows }) !== loaded;
   /** Said beside the conflict bar when the file changed while the dialog held edits (no refused save says it). */
   const [changedOnDisk, setChangedOnDisk] = useState(false);
@@ -63,9 +53,11 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   const saves = useEditorSave({ name, rows });
   const sendSave = saves.save;
   useDiskReread(diskChanges, saves, {
-    openKey: () => (loaded === '' ? undefined : url),
-    read: () => api.get<{ name: string; variables: EnvironmentVariableView[] }>(url),
-    same: (env) => stableJson(env.variables) === stableJson(base),
+    openKey: () => url,
+    read: () => api.get<VariablesRead>(url),
+    // The first read too: one answering after a read for a change made since is dropped.
+    failed: (e) => setError(e.message),
+    same: (env) => loaded !== '' && stableJson(env.variables) === stableJson(base),
     edited: () => edited,
     // A refused save's message, if any, stays: it says the same, and more.
     conflict: (env) => {
@@ -73,6 +65,8 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       setChangedOnDisk(true);
     },
     take: (env) => {
+      // The record of renames as of this version: a save sent on it follows those made since.
+      if (env.mark !== undefined) setMark(env.mark);
       setName(env.name);
       setSavedName(env.name);
       setRows(env.variables);

@@ -8,7 +8,7 @@
  * disk (git, an editor, another tab): the file is read again, and taken at once unless the editor
  * holds edits, which then meet the conflict bar at once, not only when Save is refused.
  */
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import type { ServerEditorView, ServerEditProblem, ServerFile } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
@@ -47,8 +47,6 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
   const saves = useEditorSave({ common, yamlText });
   const sendSave = saves.save;
-  /** The id this editor's own save gave the server (a rename): the panel passes it back as `id`, with nothing to read again. */
-  const savedAs = useRef<string | null>(null);
 
   /** The server as the file held it when last read (or as the user chose to overwrite it): a save is checked against it. */
   const base = useRef<ServerFile | undefined>(undefined);
@@ -60,10 +58,6 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
     setCommon(commonOf(v));
     setYamlText(v.sectionYaml);
   };
-  useEffect(() => {
-    if (id === savedAs.current) return;
-    api.get<ServerEditorView>(`/api/server?id=${encodeURIComponent(id)}`).then((v) => show(v), (e: Error) => setLoadError(e.message));
-  }, [id]);
 
   const section = view && common ? view.sections[common.kind] ?? '' : '';
   /** Saves over `over`, the server as read: the app's server refuses it (409) when the file changed since. */
@@ -89,8 +83,8 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
       // Save pressed while a save was on its way, with nothing typed since: that save said it all.
       if (!done) return;
       if (done.warning) setWarning(`Saved, but it will not start like this: ${done.warning}`);
-      // Renamed: the file, so the id, follows the name (2.1.4); the panel opens it under its new id.
-      if (done.id !== id) savedAs.current = done.id;
+      // Renamed: the file, so the id, follows the name (2.1.4); the panel opens it under its new id
+      // (read there as the same file: nothing changes).
       onSaved(done.id);
     } catch (e) {
       const body = e instanceof ApiFailure ? (e.body as (ServerEditProblem & { current?: ServerEditorView }) | undefined) : undefined;
@@ -107,8 +101,10 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
   const close = useGuardedClose(edited, 'Discard your changes to this server? (Cancel, then Save to keep them.)', onClose);
 
   useDiskReread(diskChanges, saves, {
-    openKey: () => (base.current === undefined ? undefined : id),
+    openKey: () => id,
     read: () => api.get<ServerEditorView>(`/api/server?id=${encodeURIComponent(id)}`),
+    // The first read too (and the read under a new id): one answering after a read for a change made since is dropped.
+    failed: (e) => setLoadError(e.message),
     same: (read) => stableJson(read.server) === stableJson(base.current),
     edited: () => edited,
     conflict: (read) => {

@@ -7,7 +7,7 @@
  * again, and taken at once unless the dialog holds edits, which then meet the conflict bar
  * (disk-reread.ts, as the other editors).
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { EditedSettings, SettingsView, TokenResponse } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
 import { AuthEditor } from './AuthEditor.js';
@@ -55,15 +55,6 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
     setValidate(read.openapi?.validate !== false);
     setLoadedValidate(read.openapi?.validate !== false);
   };
-  useEffect(() => {
-    api.get<SettingsView>(url).then((read) => {
-      setView(read);
-      setSettings(read.settings);
-      setBase(read.settings);
-      setLoaded(stableJson(read.settings));
-      takeValidate(read);
-    }, (e: Error) => setError(e.message));
-  }, [url]);
   const edited = settings !== null && (stableJson(settings) !== loaded || validate !== loadedValidate);
   /** Saved, but the user typed on while the save was on its way: the dialog stays open with those edits. */
   const [savedNote, setSavedNote] = useState<string | null>(null);
@@ -76,6 +67,8 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
     // Read even before a first read succeeded (the file did not parse, and may now).
     openKey: () => url,
     read: () => api.get<SettingsView>(url),
+    // The first read too: one answering after a read for a change made since is dropped.
+    failed: (e) => setError(e.message),
     seen: (read) => {
       setView(read);
       lastRead.current = read;
@@ -88,7 +81,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
       setError(null);
       setConflict(read.settings);
     },
-    // Nothing typed (or nothing read yet): the file's version.
+    // Nothing typed (or nothing read yet: the first read): the file's version.
     take: (read) => {
       takeValidate(read);
       setSettings(read.settings);

@@ -11,12 +11,20 @@ import type { SavesSeen } from './save-answer.js';
 
 export interface DiskReread<T> {
   /**
-   * The open file's key (its id, its URL), or undefined while it must not be read again (nothing
-   * loaded yet). A read whose key is no longer the open one when it comes back (another file
-   * opened) is dropped.
+   * The open file's key (its id, its URL), or undefined while it must not be read (nothing loaded
+   * yet, for an editor that reads its file first itself). A read whose key is no longer the open
+   * one when it comes back (another file opened, a rename) is dropped.
    */
   openKey(): string | undefined;
   read(): Promise<T>;
+  /**
+   * Given, the editor's first read is made here too, when it opens and when its key changes, as
+   * one of its reads: an older one answering last is dropped, so the first read answering after a
+   * read for a change made since does not put back the file before it, and a change while it is on
+   * its way is read. Says why a read failed while nothing was read yet for the key (a re-read's
+   * failure says nothing: the editor's list and a save say so).
+   */
+  failed?(error: Error): void;
   /**
    * Every read still of the open file, before it is compared: for what follows the file whatever
    * the edits (the settings dialog's "validate" switch, when not flipped in the dialog).
@@ -52,6 +60,8 @@ export function useDiskReread<T>(diskChanges: number, saves: SavesSeen, reread: 
   const reads = useLatest();
   /** A read waits for the save on its way to answer. */
   const waiting = useRef(false);
+  /** The key a read was last taken for: until then, a failure is said (failed). */
+  const readFor = useRef<string | undefined>(undefined);
   const readNow = () => {
     const key = latest.current.openKey();
     if (pausedNow.current || key === undefined) return;
@@ -69,12 +79,19 @@ export function useDiskReread<T>(diskChanges: number, saves: SavesSeen, reread: 
     latest.current.read().then((read) => {
       const now = latest.current;
       if (!newest() || now.openKey() !== key || saves.saving.current || saves.started.current !== started) return;
+      readFor.current = key;
       now.seen?.(read);
       if (now.same(read)) return;
       if (now.edited()) now.conflict(read);
       else now.take(read);
-    }, () => undefined); // gone or broken: the editor's list and a save say so
+    }, (e: Error) => {
+      if (newest() && latest.current.openKey() === key && readFor.current !== key) latest.current.failed?.(e);
+    });
   };
+  const key = reread.openKey();
+  useEffect(() => {
+    if (reread.failed) readNow();
+  }, [key]);
   useEffect(() => {
     if (diskChanges !== first.current) readNow();
   }, [diskChanges, paused]);
