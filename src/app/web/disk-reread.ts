@@ -3,7 +3,8 @@
  * `diskChanges` moves, the open file is read again; with nothing edited the editor takes the
  * disk's version, with edits it keeps them and offers the disk's (the conflict bar). One rule for
  * the app's editors that hold a file (server, load test, variables, folder and workspace settings;
- * Application settings, whose `diskChanges` counts changes of this computer's settings file).
+ * Application settings, whose `diskChanges` counts changes of this computer's settings file);
+ * for the editors that give `failed`, the read made when they open is one of these reads too.
  */
 import { useEffect, useRef } from 'react';
 import { useLatest } from './latest.js';
@@ -88,10 +89,11 @@ export function useDiskReread<T>(diskChanges: number, saves: SavesSeen, reread: 
       if (newest() && latest.current.openKey() === key && readFor.current !== key) latest.current.failed?.(e);
     });
   };
-  const key = reread.openKey();
+  // Opened, or another file opened in it: read, when the editor's first read is made here.
+  const opened = reread.openKey();
   useEffect(() => {
     if (reread.failed) readNow();
-  }, [key]);
+  }, [opened]);
   useEffect(() => {
     if (diskChanges !== first.current) readNow();
   }, [diskChanges, paused]);
