@@ -117,6 +117,32 @@ describe('the editors\' Save against the app server: one save at a time', () => 
     expect(await onDisk()).toEqual(['outside']);
   });
 
+  it('settled: at once with no save on its way; else once the last save (the one a Save pressed meanwhile sent) has answered, or one was refused', async () => {
+    const { send, puts, onDisk, file } = await environmentApp();
+    let typed = row('two');
+    const saves = new EditorSaves(() => typed);
+    await saves.settled();
+    expect(puts).toEqual([]);
+    const first = saves.save(send, () => undefined);
+    typed = row('three');
+    const second = saves.save(send, () => undefined);
+    // What a read of the file waits for (disk-reread.ts): after it, the file holds the last save.
+    await saves.settled();
+    expect(saves.saving.current).toBe(false);
+    expect(puts.map((p) => p.status)).toEqual([200, 200]);
+    expect(await onDisk()).toEqual(['three']);
+    expect((await first)?.variables[0]!.value).toBe('two');
+    expect((await second)?.variables[0]!.value).toBe('three');
+    // Refused (the file changed outside since the base sent): settled all the same.
+    await fs.writeFile(file, 'name: Local\nvariables:\n  - key: who\n    value: outside\n');
+    typed = row('four');
+    const refused = saves.save(send, () => undefined);
+    refused.catch(() => undefined);
+    await saves.settled();
+    expect(saves.saving.current).toBe(false);
+    await expect(refused).rejects.toThrow(/PUT answered 409/);
+  });
+
   it('why: two PUTs sent at once carry the same base, and the server refuses the second as a conflict with the first', async () => {
     const { client } = await environmentApp();
     const opened = (await client.call('GET', '/api/environment/variables?id=local')).body as Variables;
