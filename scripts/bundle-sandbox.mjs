@@ -24,6 +24,8 @@ const modules = {
   tv4: "require('./src/scripts/sandbox/tv4.ts').makeTv4",
   // Not for require(): what pm.response.to.have.jsonSchema validates with (an interpreter, no code generation).
   'json-schema': "require('@cfworker/json-schema')",
+  // Not for require(): the status descriptions of the legacy `responseCode.detail`, Postman's own table.
+  'http-reasons': "require('http-reasons/db.json')",
 };
 
 const common = {

@@ -83,7 +83,7 @@ const KNOWN: Record<string, Record<string, string>> = {
     'OAuth2.0 Get Access Token': 'no OAuth 2.0 routes on the local echo server; compared elsewhere: the request with its form is the same',
   },
   'v20-sandbox-legacy-apis': {
-    r1: 'the legacy `request` object (Newman: the headers it adds, the item\'s UUID as `id`, its `description`) and `responseCode.detail` (Newman: the long reason text) differ in its console lines (import.md: not the same yet)',
+    r1: 'the legacy `request` object (Newman: the headers it adds, the item\'s UUID as `id`, its `description`; import.md: not the same yet), `responseCookies` (Newman: each cookie with its expires, maxAge, domain, secure, hostOnly) and the response time differ in its console lines',
     r2: 'its test names hold {{$guid}} and {{$randomInt}}: new values on every run',
     'r2 copy': 'the legacy `request` object: Newman lists the headers it adds (Host, Cookie), the item\'s UUID as `id` and its `description`, Ferry the request\'s own headers and its name (import.md: not the same yet)',
     BasicAuth: 'Ferry masks the Basic credentials in console lines (scripts.md)',

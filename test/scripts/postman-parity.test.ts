@@ -104,6 +104,18 @@ describe('as Newman runs them', () => {
     expect((await line({ type: 'formUrlencoded', form: [{ key: 'a', value: '1' }, { key: 'a', value: '2' }, { key: 'b', value: '3' }] })).data).toEqual({ a: ['1', '2'], b: '3' });
   });
 
+  it('legacy responseCode: the reason given, Postman\'s description of the code and its standard name, in Postman\'s order (none for a code its table lacks)', async () => {
+    // The lines Newman 6.2 logged for the same answers (a server giving these reasons).
+    const line = async (code: number, status: string) => {
+      const result = await engine.runPostResponse(postContext(['console.log(JSON.stringify(responseCode))'], { ...jsonResponse({}, code), status }));
+      expect(result.errors).toEqual([]);
+      return result.console[0]!.text;
+    };
+    expect(await line(404, 'Nope')).toBe('{"name":"Nope","detail":"The requested resource could not be found but may be available again in the future. Subsequent requests by the client are permissible.","code":404,"standardName":"Not Found"}');
+    expect(await line(200, 'OK')).toBe('{"name":"OK","detail":"Standard response for successful HTTP requests. The actual response will depend on the request method used. In a GET request, the response will contain an entity corresponding to the requested resource. In a POST request the response will contain an entity describing or containing the result of the action.","code":200,"standardName":"OK"}');
+    expect(await line(299, 'Odd one')).toBe('{"name":"Odd one","code":299}');
+  });
+
   it('legacy request.headers are keyed in lower case; response cookies are a list', async () => {
     const ctx = postContext([`
       tests['legacy header'] = request.headers['x-req'] === 'rv';

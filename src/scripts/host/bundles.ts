@@ -6,8 +6,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../support/package-root.js';
 
-/** Modules scripts may `require` (and `json-schema`, which `jsonSchema` assertions use), each a bundle of its own, loaded on first use. */
-export const bundledModules = ['lodash', 'crypto-js', 'moment', 'uuid', 'chai', 'xml2js', 'buffer', 'tv4', 'json-schema'] as const;
+/**
+ * Modules scripts may `require` (and `json-schema`, which `jsonSchema` assertions use, and
+ * `http-reasons`, the legacy `responseCode.detail`), each a bundle of its own, loaded on first use.
+ */
+export const bundledModules = ['lodash', 'crypto-js', 'moment', 'uuid', 'chai', 'xml2js', 'buffer', 'tv4', 'json-schema', 'http-reasons'] as const;
 export type BundledModule = (typeof bundledModules)[number];
 
 const bundleDir = path.join(packageRoot, 'dist', 'sandbox');

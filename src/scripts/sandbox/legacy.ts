@@ -5,7 +5,7 @@
 import type { VariableScope } from './variable-scopes.js';
 import type { ScriptRequest } from './request.js';
 import type { ScriptResponse } from './response.js';
-import { requireModule } from './modules.js';
+import { internalModule, requireModule } from './modules.js';
 import { unavailableFunction } from './unavailable.js';
 import { responseCookies } from './cookies.js';
 
@@ -28,6 +28,25 @@ export function xml2Json(text: unknown): unknown {
 function legacyValue(value: unknown): unknown {
   if ((value === false || value) && typeof (value as { toString?: unknown }).toString === 'function') return String(value);
   return value;
+}
+
+/**
+ * Postman's legacy `responseCode`: the reason the server gave, its table's description of the code
+ * and standard name (none for a code it does not list), in Postman's order, so a script logging
+ * it writes the same line. The table loads only when `detail` or `standardName` is read.
+ */
+function responseCode(response: ScriptResponse): Record<string, unknown> {
+  const known = () => (internalModule('http-reasons') as Record<string, { name?: string; detail?: string } | undefined>)[String(response.code)];
+  return {
+    name: response.status,
+    get detail() {
+      return known()?.detail;
+    },
+    code: response.code,
+    get standardName() {
+      return known()?.name;
+    },
+  };
 }
 
 export interface LegacyParts {
@@ -113,7 +132,7 @@ export function makeLegacy(parts: LegacyParts): Record<string, unknown> {
     for (const h of response.headers.all()) responseHeaders[h.key] = String(h.value);
     Object.assign(legacy, {
       responseBody: parts.withBody ? response.text() : '',
-      responseCode: { code: response.code, name: response.status, detail: response.status },
+      responseCode: responseCode(response),
       responseHeaders,
       responseTime: response.responseTime,
       responseCookies: cookies,

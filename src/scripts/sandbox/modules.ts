@@ -36,8 +36,8 @@ const loading = new Set<string>();
 
 export const availableModules = [...Object.keys(bundleOf), ...Object.keys(builtIn)].sort();
 
-/** A bundle the sandbox itself uses but scripts cannot require (the JSON Schema validator). */
-export function internalModule(name: 'json-schema'): unknown {
+/** A bundle the sandbox itself uses but scripts cannot require (the JSON Schema validator, the status descriptions). */
+export function internalModule(name: 'json-schema' | 'http-reasons'): unknown {
   let value = cache.get(`internal:${name}`);
   if (value === undefined) {
     value = host.loadModule(name);
