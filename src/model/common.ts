@@ -31,6 +31,35 @@ export const scriptsSchema = section({
 });
 export type Scripts = z.output<typeof scriptsSchema>;
 
+/**
+ * Two scripts in one script field. Postman items may carry two scripts of one event (a hand-made
+ * collection's two `test` events), and Newman runs them apart: each in its own scope, an error in
+ * one leaving the next running. The format has one text per phase, so a line of its own between
+ * them keeps them apart: the runner runs each part as a script of its own, in order (docs/scripts.md).
+ */
+export const SCRIPT_BREAK = '// ---- next script ----';
+
+export interface ScriptPart {
+  code: string;
+  /** The line of the field the part starts on (1-based). */
+  line: number;
+}
+
+/** A script field's parts, split at SCRIPT_BREAK lines (spaces around it allowed); one part when there is none. */
+export function scriptParts(code: string): ScriptPart[] {
+  if (!code.includes(SCRIPT_BREAK)) return [{ code, line: 1 }];
+  const lines = code.split('\n');
+  const parts: ScriptPart[] = [];
+  let start = 0;
+  lines.forEach((text, i) => {
+    if (text.trim() !== SCRIPT_BREAK) return;
+    parts.push({ code: lines.slice(start, i).join('\n'), line: start + 1 });
+    start = i + 1;
+  });
+  parts.push({ code: lines.slice(start).join('\n'), line: start + 1 });
+  return parts;
+}
+
 // ---- Auth (2.6) -----------------------------------------------------------------------------
 
 export const OAUTH2_REDIRECT_URI = 'http://127.0.0.1:53682/callback';

@@ -3,7 +3,7 @@
  * and the chain of scripts. `folders` is the chain `walkRequests` gives: outermost (the
  * collection root) first, the request's own folder last.
  */
-import type { Auth, FolderFile, KeyValue, RequestFile, WorkspaceFile } from '../model/index.js';
+import { scriptParts, type Auth, type FolderFile, type KeyValue, type RequestFile, type WorkspaceFile } from '../model/index.js';
 
 export interface FolderLike {
   /** Path relative to `requests/` (`''` for the collection root). */
@@ -63,7 +63,11 @@ export interface ScriptSourceLike {
   label: string;
 }
 
-/** Scripts of one phase in execution order: workspace, folders outer to inner, the request's own. */
+/**
+ * Scripts of one phase in execution order: workspace, folders outer to inner, the request's own.
+ * A field with SCRIPT_BREAK lines gives one script per part, `(script N)` in its label; each part
+ * keeps its lines' numbers in error messages (blank lines stand for the lines before it).
+ */
 export function scriptChain(
   workspace: Pick<WorkspaceFile, 'scripts'>,
   folders: readonly FolderLike[],
@@ -73,7 +77,12 @@ export function scriptChain(
 ): ScriptSourceLike[] {
   const out: ScriptSourceLike[] = [];
   const add = (code: string | undefined, label: string) => {
-    if (code !== undefined && code.trim() !== '') out.push({ code, label: `${label}: ${phase}` });
+    if (code === undefined || code.trim() === '') return;
+    const parts = scriptParts(code);
+    if (parts.length === 1) return void out.push({ code, label: `${label}: ${phase}` });
+    parts.forEach((part, i) => {
+      if (part.code.trim() !== '') out.push({ code: '\n'.repeat(part.line - 1) + part.code, label: `${label}: ${phase} (script ${i + 1})` });
+    });
   };
   add(workspace.scripts?.[phase], 'ferry.yaml');
   for (const folder of folders) {

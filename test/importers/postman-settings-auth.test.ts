@@ -273,11 +273,22 @@ describe('scripts', () => {
     });
     const r = byPath(result);
     expect(r.get('C/')!.scripts).toEqual({ preRequest: '// Switched off in the collection (disabled), so not run:\n// pm.sendRequest("http://x");\n// console.log(1);' });
-    expect(r.get('C/R')!.scripts).toEqual({ postResponse: '// Switched off in the collection (disabled), so not run:\n// pm.test("off", () => {});\npm.test("on", () => {});' });
+    expect(r.get('C/R')!.scripts).toEqual({ postResponse: '// Switched off in the collection (disabled), so not run:\n// pm.test("off", () => {});\n// ---- next script ----\npm.test("on", () => {});' });
     const notes = result.notes.join('\n');
     expect(notes).toContain('Scripts switched off in the collection were kept as comments and do not run: C/R (post-response); C (pre-request).');
     // A commented-out script does not count as using an unavailable member.
     expect(notes).not.toMatch(/sendRequest/);
+  });
+
+  it('two scripts of one event on an item (or the collection) are kept apart by a break line, as Newman runs them apart', async () => {
+    const event = (listen: string, code: string) => ({ listen, script: { exec: code.split('\n') } });
+    const result = await importCollection({
+      event: [event('prerequest', 'const a = 1;'), event('prerequest', 'const a = 2;')],
+      item: [{ name: 'R', event: [event('test', 'boom();'), event('prerequest', 'console.log(0);'), event('test', 'pm.test("second", () => {});\nconsole.log(2);')], request: { url: 'http://x' } }],
+    });
+    const r = byPath(result);
+    expect(r.get('C/')!.scripts).toEqual({ preRequest: 'const a = 1;\n// ---- next script ----\nconst a = 2;' });
+    expect(r.get('C/R')!.scripts).toEqual({ preRequest: 'console.log(0);', postResponse: 'boom();\n// ---- next script ----\npm.test("second", () => {});\nconsole.log(2);' });
   });
 
   it('one note for OAuth 2.0 settings shared by many requests, listing the places', async () => {

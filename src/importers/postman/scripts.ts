@@ -1,4 +1,6 @@
 /** Collection events to scripts (spec 2.7, 4.2): kept unchanged, unsupported members noted. */
+import { SCRIPT_BREAK } from '../../model/index.js';
+
 type Obj = Record<string, unknown>;
 
 export interface ScriptContext {
@@ -39,6 +41,11 @@ function scriptText(script: unknown): string {
   return typeof exec === 'string' ? exec : '';
 }
 
+/** Two scripts of one event on one item: Newman runs them apart, and so does Ferry with a break line between them. */
+function joined(before: string | undefined, code: string): string {
+  return before === undefined ? code : `${before}\n${SCRIPT_BREAK}\n${code}`;
+}
+
 export function collectScripts(events: unknown, where: string, ctx: ScriptContext): { preRequest?: string; postResponse?: string } | undefined {
   if (!Array.isArray(events)) return undefined;
   const out: { preRequest?: string; postResponse?: string } = {};
@@ -57,11 +64,11 @@ export function collectScripts(events: unknown, where: string, ctx: ScriptContex
     if (e.disabled === true) {
       // Newman skips a switched-off event; Ferry has no such switch, so the code stays as comments.
       const commented = ['// Switched off in the collection (disabled), so not run:', ...code.split('\n').map((l) => `// ${l}`)].join('\n');
-      out[field] = out[field] ? `${out[field]}\n${commented}` : commented;
+      out[field] = joined(out[field], commented);
       (ctx.disabledScripts ??= []).push(`${where} (${phase})`);
       continue;
     }
-    out[field] = out[field] ? `${out[field]}\n${code}` : code;
+    out[field] = joined(out[field], code);
     for (const [member, pattern] of UNAVAILABLE) {
       if (pattern.test(code)) {
         const list = ctx.unavailable.get(member) ?? [];
