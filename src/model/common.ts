@@ -115,6 +115,8 @@ export const oauth1Fields = {
   addParamsToHeader: flag().default(true),
   addEmptyParamsToSign: flag().default(false),
   includeBodyHash: flag().default(false),
+  /** `true`: the Authorization header's realm, names and values as they are, not percent-encoded (Postman's option, for servers that read them so). */
+  disableHeaderEncoding: flag().default(false),
 };
 
 export const ntlmFields = {

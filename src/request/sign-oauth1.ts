@@ -3,8 +3,9 @@
  * PLAINTEXT and RSA-SHA1/256/512. The signature base string holds the query and URL-encoded
  * body parameters (decoded as forms are, RFC 5849 3.4.1.3.1) and the oauth_* parameters;
  * callback, verifier and the body hash (draft-eaton-oauth-bodyhash, for non-form bodies) are
- * signed with them. Placement: the Authorization header, or (`addParamsToHeader: false`) the
- * URL-encoded body when the request has one, else the query.
+ * signed with them. Placement: the Authorization header (its values percent-encoded unless
+ * `disableHeaderEncoding`), or (`addParamsToHeader: false`) the URL-encoded body when the request
+ * has one, else the query.
  */
 import { createHash, createHmac, createSign, randomBytes } from 'node:crypto';
 import OAuth from 'oauth-1.0a';
@@ -117,8 +118,10 @@ export async function signOAuth1(auth: Record<string, unknown>, target: SignTarg
   const enc = (text: string) => oauth.percentEncode(text);
 
   if (auth.addParamsToHeader !== false) {
-    const values = oauthParams.map(([key, value]) => `${enc(key)}="${enc(value)}"`);
-    setSignedAuthorization(target.headers, `OAuth ${[...(realm ? [`realm="${enc(realm)}"`] : []), ...values].join(',')}`);
+    // disableHeaderEncoding (Postman's): the header's text as it is; the signature is the same.
+    const inHeader = auth.disableHeaderEncoding === true ? (text: string) => text : enc;
+    const values = oauthParams.map(([key, value]) => `${inHeader(key)}="${inHeader(value)}"`);
+    setSignedAuthorization(target.headers, `OAuth ${[...(realm ? [`realm="${inHeader(realm)}"`] : []), ...values].join(',')}`);
     return;
   }
   const encoded = oauthParams.map(([key, value]) => `${enc(key)}=${enc(value)}`).join('&');

@@ -102,8 +102,6 @@ const KNOWN: Record<string, Record<string, string>> = {
     'POST graphql body(json) with raw': 'GraphQL: Ferry sends {query, variables, operationName} with the variables parsed (spec 2.5, import.md)',
   },
   'v21-oauth1-variants': {
-    'type 2': 'disableHeaderEncoding: Newman leaves the header values unencoded; Ferry does not import the setting (the import says so) and encodes them',
-    'type 4': 'disableHeaderEncoding: Newman leaves the header values unencoded; Ferry does not import the setting (the import says so) and encodes them',
     type5: 'an RSA key Node cannot read: Newman sends the request unsigned (and warns), Ferry refuses it naming the key',
     type6: 'an RSA key Node cannot read: Newman sends the request unsigned (and warns), Ferry refuses it naming the key',
     type7: 'an RSA key Node cannot read: Newman sends the request unsigned (and warns), Ferry refuses it naming the key',

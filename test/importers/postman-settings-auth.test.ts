@@ -135,12 +135,15 @@ describe('OAuth 2.0 parts Ferry does not bring over say so', () => {
 });
 
 describe('signing auth settings Postman does not send with are left out', () => {
-  it('saveHelperData and Hawk\'s appId go (a run warned about them each time); OAuth 1.0 disableHeaderEncoding, which Ferry lacks, gets a note', async () => {
+  it('saveHelperData and Hawk\'s appId go (a run warned about them each time); OAuth 1.0 disableHeaderEncoding is kept, with no note', async () => {
     const hawk = byPath(await importFile('v20-hawk-auth.postman_collection.json'));
     expect(hawk.get('hawkAuthTest/test hawk auth success')!.auth).toMatchObject({ type: 'hawk', authId: 'dh37fgj492je', nonce: 'eFRP2o' });
     expect(Object.keys(hawk.get('hawkAuthTest/test hawk auth success')!.auth)).not.toContain('saveHelperData');
     const oauth1 = await importFile('v21-oauth1-variants.postman_collection.json');
-    expect(oauth1.notes).toContain("OAuth 1.0 disableHeaderEncoding is not imported: Ferry percent-encodes the Authorization header's values (RFC 5849 3.5.1): Oauth1/type 2; Oauth1/type 4; Oauth1/type5; Oauth1/type6; Oauth1/type7; Oauth1/Optional values.");
+    expect(oauth1.notes.join('\n')).not.toMatch(/disableHeaderEncoding/);
+    const r = byPath(oauth1);
+    expect(r.get('Oauth1/type 2')!.auth).toMatchObject({ type: 'oauth1', disableHeaderEncoding: true });
+    expect(r.get('Oauth1/type 1')!.auth).not.toHaveProperty('disableHeaderEncoding', true);
   });
 });
 

@@ -94,6 +94,19 @@ describe('OAuth 1.0 (RFC 5849 recomputed by the server)', () => {
     expect(oauth1Check(last, { ...secrets, tokenSecret: 'other' }).ok).toBe(false);
   });
 
+  it('disableHeaderEncoding writes the header\'s realm and values as they are (as Postman does), signed the same', async () => {
+    const auth = { type: 'oauth1', ...creds, realm: 'Photo Album', callback: 'http://127.0.0.1:1/cb', verifier: 'v!', nonce: 'n0nce', timestamp: '1700000000' };
+    const { last } = await send({ url: `${base}/o?a=1`, auth: { ...auth, disableHeaderEncoding: true } });
+    const header = String(last.headers.authorization);
+    expect(header).toMatch(/^OAuth realm="Photo Album",oauth_consumer_key="ck",oauth_token="tk",oauth_signature_method="HMAC-SHA1",oauth_timestamp="1700000000",oauth_nonce="n0nce",oauth_version="1.0",oauth_callback="http:\/\/127.0.0.1:1\/cb",oauth_verifier="v!",oauth_signature="[^"%]+"$/);
+    // The values hold no %, so a server decoding them reads them alike; the signature checks out.
+    expect(oauth1Check(last, secrets).ok).toBe(true);
+    // The same request encoded (the default) carries the same signature, only written encoded.
+    const encoded = String((await send({ url: `${base}/o?a=1`, auth })).last.headers.authorization);
+    expect(encoded).toContain('realm="Photo%20Album"');
+    expect(decodeURIComponent(/oauth_signature="([^"]+)"/.exec(encoded)![1]!)).toBe(/oauth_signature="([^"]+)"/.exec(header)![1]);
+  });
+
   it('HMAC-SHA256 in a URL-encoded body, the body parameters signed too', async () => {
     const { last } = await send({ method: 'POST', url: `${base}/o?x=1`, body: { type: 'formUrlencoded', form: [{ key: 'name', value: 'a b&c' }, { key: 'n', value: 'é' }] }, auth: { type: 'oauth1', ...creds, signatureMethod: 'HMAC-SHA256', addParamsToHeader: false } });
     expect(last.headers.authorization).toBeUndefined();

@@ -43,7 +43,7 @@ export function mapAuth(auth: unknown, where: string, ctx: Pick<ScriptContext, '
       return { type: 'apiKey', key: str(p.key) ?? '', value: str(p.value) ?? '', location: p.in === 'query' ? 'query' : 'header' };
     case 'oauth2': return mapOAuth2(p, where, ctx.grouped);
     default:
-      if ((IMPORTED_AUTH_TYPES as readonly string[]).includes(type)) return { type: type as Auth['type'], ...withoutUndefined(sentFields(type, p, where, ctx.grouped)) };
+      if ((IMPORTED_AUTH_TYPES as readonly string[]).includes(type)) return { type: type as Auth['type'], ...withoutUndefined(sentFields(type, p)) };
       notes.push(`${where}: auth type "${type}" is not supported; it was imported as no auth.`);
       return { type: 'none' };
   }
@@ -52,15 +52,11 @@ export function mapAuth(auth: unknown, where: string, ctx: Pick<ScriptContext, '
 /**
  * Settings of a signing auth that are left out on import: `saveHelperData` (a screen option of
  * Postman's app) and Hawk's `appId` (older exports; Postman signs with `app`), which Postman does
- * not send with, so that each run does not warn about them; and OAuth 1.0's
- * `disableHeaderEncoding`, which Ferry does not have (a note says so where it is on).
+ * not send with, so that each run does not warn about them.
  */
-export const AUTH_FIELDS_NOT_IMPORTED: Record<string, readonly string[]> = { '*': ['saveHelperData'], hawk: ['appId'], oauth1: ['disableHeaderEncoding'] };
+export const AUTH_FIELDS_NOT_IMPORTED: Record<string, readonly string[]> = { '*': ['saveHelperData'], hawk: ['appId'] };
 
-function sentFields(type: string, p: Record<string, unknown>, where: string, grouped: GroupedNotes): Record<string, unknown> {
-  if (type === 'oauth1' && p.disableHeaderEncoding === true) {
-    addGrouped(grouped, "OAuth 1.0 disableHeaderEncoding is not imported: Ferry percent-encodes the Authorization header's values (RFC 5849 3.5.1)", where);
-  }
+function sentFields(type: string, p: Record<string, unknown>): Record<string, unknown> {
   const left = [...AUTH_FIELDS_NOT_IMPORTED['*']!, ...(AUTH_FIELDS_NOT_IMPORTED[type] ?? [])];
   return Object.fromEntries(Object.entries(p).filter(([key]) => !left.includes(key)));
 }
