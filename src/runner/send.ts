@@ -306,7 +306,7 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
     const engine = await ctx.scripts.get();
     const out = await engine.runPostResponse({
       scripts: post,
-      request: toScriptRequest(request, prepared),
+      request: toScriptRequest(request, prepared, response.sentHeaders),
       variables: ctx.variables.forScripts(local),
       info: scriptInfo,
       response: scriptResponse(response),
@@ -347,12 +347,14 @@ function testOutcome(t: TestResult): TestOutcome {
   return { name: t.name, passed: t.passed, ...(t.skipped ? { skipped: true } : {}), ...(t.message ? { message: t.message } : {}) };
 }
 
-function toScriptRequest(request: RequestFile, prepared?: PreparedRequest): ScriptRequest {
+/** `sent`: the headers as the client sent them (HTTP), which post-response scripts see, as in Postman. */
+function toScriptRequest(request: RequestFile, prepared?: PreparedRequest, sent?: [string, string][]): ScriptRequest {
   return {
     name: request.name,
+    ...(request.docs ? { description: request.docs } : {}),
     method: prepared?.method ?? request.method,
     url: prepared?.url ?? request.url,
-    headers: prepared ? prepared.headers.map((h) => ({ key: h.name, value: h.value })) : request.headers.map((h) => ({ ...h })),
+    headers: sent ? sent.map(([key, value]) => ({ key, value })) : prepared ? prepared.headers.map((h) => ({ key: h.name, value: h.value })) : request.headers.map((h) => ({ ...h })),
     ...(request.pathParams.length > 0 ? { pathParams: request.pathParams.map((p) => ({ ...p })) } : {}),
     body: (sentText(request, prepared) ?? request.body) as ScriptRequest['body'],
     auth: request.auth as ScriptRequest['auth'],

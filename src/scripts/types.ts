@@ -38,6 +38,8 @@ export interface ScriptKeyValue {
 export interface ScriptRequest {
   /** Display name of the request. */
   name?: string;
+  /** The request's notes (`docs`): the legacy `request.description`. */
+  description?: string;
   method: string;
   /** The URL as written (placeholders may still be unfilled). */
   url: string;

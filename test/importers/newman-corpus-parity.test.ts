@@ -82,9 +82,8 @@ const KNOWN: Record<string, Record<string, string>> = {
     'OAuth2.0 Get Access Token': 'no OAuth 2.0 routes on the local echo server; compared elsewhere: the request with its form is the same',
   },
   'v20-sandbox-legacy-apis': {
-    r1: 'the legacy `request` object (Newman: the headers it adds, the item\'s UUID as `id`, its `description`; import.md: not the same yet), `responseCookies` (Newman: each cookie with its expires, maxAge, domain, secure, hostOnly) and the response time differ in its console lines',
+    r1: "`responseCookies`: Newman gives each cookie as its jar holds it (expires, maxAge, domain, secure, hostOnly too), Ferry the Set-Cookie header's attributes (scripts.md); and the response's Date header in its console lines is a second apart at times",
     r2: 'its test names hold {{$guid}} and {{$randomInt}}: new values on every run',
-    'r2 copy': 'the legacy `request` object: Newman lists the headers it adds (Host, Cookie), the item\'s UUID as `id` and its `description`, Ferry the request\'s own headers and its name (import.md: not the same yet)',
     BasicAuth: 'Ferry masks the Basic credentials in console lines (scripts.md)',
     DigestAuth: 'Digest with a stored nonce: Newman answers ahead with it, Ferry waits for the 401 (import.md)',
     'Recursive Res': '{{name{{i}}}}: only the innermost placeholder is filled (spec 8.2, import.md)',
@@ -189,8 +188,18 @@ function sent(r: ReceivedRequest): Sent {
   return { item: String(lines.find((l) => l.startsWith('x-item:'))?.slice(8)), method: r.method, target: r.target, headers, body };
 }
 
-/** Echoed request headers inside logged text: each client's own ones left out, as above. */
-const ownInLog = (line: string) => line.replace(/"(user-agent|accept|cache-control|postman-token|accept-encoding|connection|content-length|x-item)":"[^"]*",?/g, '');
+/**
+ * Logged text: echoed request headers (and the legacy `request.headers`) without each client's own
+ * ones, as above, wherever they stood in the object; the legacy `request.id`, which Newman gives as
+ * the item's id (made up afresh on each run for a collection without ids) and Ferry as the
+ * request's path (scripts.md); and a logged response time, a measurement.
+ */
+const ownInLog = (line: string) =>
+  line
+    .replace(/"(user-agent|accept|cache-control|postman-token|accept-encoding|connection|content-length|x-item)":"[^"]*",?/g, '')
+    .replace(/,}/g, '}')
+    .replace(/\{"id":"[^"]*","name":/g, '{"id":…,"name":')
+    .replace(/^(Response time: )\d+$/, '$1…');
 
 /**
  * A console call as one line: Newman leaves the layout to its reporters, Ferry writes objects as

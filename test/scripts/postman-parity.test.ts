@@ -98,7 +98,9 @@ describe('as Newman runs them', () => {
       return JSON.parse(result.console[0]!.text) as Record<string, unknown>;
     };
     const none = await line();
-    expect(Object.keys(none)).toEqual(['id', 'name', 'headers', 'method', 'url', 'data']);
+    expect(Object.keys(none)).toEqual(['id', 'name', 'description', 'headers', 'method', 'url', 'data']);
+    // The id is pm.info.requestId's (Newman: the item's id for both); no notes give '' (old exports' "description": "").
+    expect(none).toMatchObject({ id: 'Users/Get user.yaml', name: 'Get user', description: '' });
     expect(none.data).toEqual({});
     expect((await line({ type: 'text', text: 'RAW' })).data).toBe('RAW');
     expect((await line({ type: 'formUrlencoded', form: [{ key: 'a', value: '1' }, { key: 'a', value: '2' }, { key: 'b', value: '3' }] })).data).toEqual({ a: ['1', '2'], b: '3' });

@@ -103,10 +103,12 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   // NTLM: negotiate on the first send, answer the challenge once (same origin, same connection).
   let ntlmAnswered = !prepared.ntlm;
   if (prepared.ntlm) headers = withAuthorization(headers, ntlmNegotiate(prepared.ntlm));
+  let sent: { headers: [string, string][]; cookie: string } = { headers, cookie: '' };
   try {
     for (;;) {
       const cookie = [userCookie, ctx.cookies?.cookieHeader(url.href)].filter(Boolean).join('; ');
       const hopHeaders = cookie ? [...headers, ['Cookie', cookie] as [string, string]] : headers;
+      sent = { headers, cookie };
       const hop = await reportingConnection(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline, limit, ctx.streamBody));
       const completedAt = performance.now();
       // undici frees an HTTP/1.1 connection for the next request one event-loop turn after the
@@ -206,11 +208,14 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
         }
       }
       const peer = report.remoteAddress ? report : ctx.agents.lastPeer.get(peerKey(settings.verifyTls, httpVersion, `${url.protocol}//${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`));
+      const h2 = peer?.alpn === 'h2';
       return {
         status: hop.status,
         statusText: hop.statusText || STATUS_CODES[hop.status] || '',
-        httpVersion: peer?.alpn === 'h2' ? '2' : '1.1',
+        httpVersion: h2 ? '2' : '1.1',
         headers: hop.rawHeaders,
+        // In Postman's order: the request's, those added, Host (undici's, HTTP/1.1 only: HTTP/2 has :authority), the cookies.
+        sentHeaders: [...sent.headers, ...(h2 ? [] : [['Host', url.host] as [string, string]]), ...(sent.cookie ? [['Cookie', sent.cookie] as [string, string]] : [])],
         body: decoded,
         bodySize: hop.body.length,
         headersSize: hop.headersSize,

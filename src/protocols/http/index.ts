@@ -40,6 +40,7 @@ export function fromHttpResult(response: HttpResult): ProtocolResult {
   return {
     outcome: { status: response.status, text: response.statusText, ok: response.status < 400 },
     headers: response.headers,
+    sentHeaders: response.sentHeaders,
     body: response.body,
     bodySize: response.bodySize,
     size: response.size,

@@ -19,6 +19,12 @@ export interface HttpResult {
   httpVersion: string;
   /** In wire order; repeated names are separate entries. */
   headers: [string, string][];
+  /**
+   * The request headers of the last hop as sent, those the client added included (User-Agent,
+   * Accept, Accept-Encoding, Host, Cookie with the jar's), but for Content-Length, in Postman's
+   * order rather than the wire's: what post-response scripts see.
+   */
+  sentHeaders: [string, string][];
   /** The body after Content-Encoding was undone (when `decompress` is on). */
   body: Uint8Array;
   /** Bytes of the body as received (before decoding). */

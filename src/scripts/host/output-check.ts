@@ -94,6 +94,7 @@ function request(value: unknown): ScriptRequest {
     headers: keyValues(r.headers, 'request headers'),
   };
   if (r.name !== undefined) out.name = string(r.name, 'request name');
+  if (r.description !== undefined) out.description = string(r.description, 'request description');
   if (r.pathParams !== undefined) out.pathParams = keyValues(r.pathParams, 'request path parameters');
   const body = typed(r.body, 'request body');
   if (body) out.body = body;

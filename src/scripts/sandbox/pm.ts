@@ -246,6 +246,7 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
       environment: parts.scope('environment'),
       globals: parts.scope('globals'),
       request: parts.scriptRequest(),
+      requestId: phase.info.requestPath ?? phase.info.requestName,
       response,
       withBody: legacyBody,
       setNextRequest: (name) => parts.setNextRequest(name),

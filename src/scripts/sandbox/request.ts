@@ -14,6 +14,7 @@ export interface KeyValue {
 }
 export interface RequestData {
   name?: string;
+  description?: string;
   method: string;
   url: string;
   headers: KeyValue[];
@@ -171,6 +172,8 @@ export class RequestBody {
 export class ScriptRequest {
   method: string;
   readonly name: string | undefined;
+  /** The request's notes (the legacy `request.description`). */
+  readonly description: string | undefined;
   auth: { type: string; [field: string]: unknown } | undefined;
   // URL, headers and body are built on first use: most scripts touch none of them.
   private urlObject: Url | undefined;
@@ -181,6 +184,7 @@ export class ScriptRequest {
 
   constructor(private readonly data: RequestData) {
     this.name = data.name;
+    this.description = data.description;
     this.method = String(data.method ?? 'GET');
     this.auth = data.auth ? { ...data.auth } : undefined;
   }
@@ -258,6 +262,7 @@ export class ScriptRequest {
       headers: this.headerList ? fromProperties(this.headerList.all()) : this.data.headers,
     };
     if (this.name !== undefined) out.name = this.name;
+    if (this.data.description !== undefined) out.description = this.data.description;
     const pathParams = this.pathEdits.changed && this.pathVariableList ? fromProperties(this.pathVariableList.all()) : this.data.pathParams;
     if (pathParams !== undefined) out.pathParams = pathParams;
     const body = this.bodyObject ? this.bodyObject.toData() : this.data.body;

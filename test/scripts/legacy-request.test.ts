@@ -1,0 +1,56 @@
+/**
+ * What post-response scripts see of the request as sent, as in Newman: the legacy `request` object
+ * (logged as JSON by old collections) and `pm.request.headers` hold the headers the client added —
+ * User-Agent, Accept, Accept-Encoding, Host and the jar's cookies — after the request's own, in
+ * Postman's order; `request.id` is `pm.info.requestId` and `request.description` the request's
+ * notes. A real run against a local server that sets a cookie.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
+import { runRequests } from '../../src/runner/index.js';
+import { openedWorkspace } from '../runner/workspace.js';
+
+let server: http.Server;
+let origin = '';
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    if (req.url === '/set') res.setHeader('Set-Cookie', 'sid=abc; Path=/');
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('the request as sent, in post-response scripts', () => {
+  it('legacy request: the path as id, the notes as description, the headers the client added and the cookies after the request\'s own', async () => {
+    const s = await openedWorkspace({
+      'requests/A.yaml': { name: 'A', seq: 1, url: `${origin}/set` },
+      'requests/B.yaml': {
+        name: 'B',
+        seq: 2,
+        docs: 'Reads the session.',
+        url: `${origin}/read`,
+        headers: [{ key: 'X-Own', value: '1' }],
+        scripts: {
+          preRequest: 'console.log(JSON.stringify(request.headers));',
+          postResponse: "console.log(JSON.stringify(request));\nconsole.log(pm.request.headers.get('Host'), pm.request.headers.has('User-Agent'));",
+        },
+      },
+    });
+    const { results } = await runRequests({ workspace: s.ws, dataFolder: s.data, settings: DEFAULT_SETTINGS });
+    const b = results.find((r) => r.name === 'B')!;
+    expect(b.error ?? null).toBeNull();
+    // Before sending: the request's own headers only, as in Newman.
+    expect(b.console[0]).toBe('{"x-own":"1"}');
+    const legacy = JSON.parse(b.console[1]!) as { id: string; name: string; description: string; headers: Record<string, string>; method: string; url: string; data: unknown };
+    expect(Object.keys(legacy)).toEqual(['id', 'name', 'description', 'headers', 'method', 'url', 'data']);
+    expect(legacy).toMatchObject({ id: 'B.yaml', name: 'B', description: 'Reads the session.', method: 'GET', url: `${origin}/read`, data: {} });
+    // Newman's order: the request's own, those the client adds (its own names), Host, the cookies.
+    expect(Object.keys(legacy.headers)).toEqual(['x-own', 'user-agent', 'accept', 'accept-encoding', 'host', 'cookie']);
+    expect(legacy.headers).toMatchObject({ 'x-own': '1', accept: '*/*', host: origin.slice('http://'.length), cookie: 'sid=abc' });
+    expect(b.console[2]).toBe(`${origin.slice('http://'.length)} true`);
+  });
+});
