@@ -163,8 +163,8 @@ function pointAtEcho(doc: Json): Json {
   return { info, ...(walk(rest) as Json) };
 }
 
-/** Headers each client adds on its own (Newman's `Accept` too: import.md), and the item tag. */
-const OWN_HEADERS = /^(connection|user-agent|accept|accept-encoding|postman-token|cache-control|content-length|x-item):/;
+/** Headers each client adds on its own (each with its own values), and the item tag. */
+const OWN_HEADERS = /^(connection|user-agent|accept-encoding|postman-token|cache-control|content-length|x-item):/;
 /** The parts of signing auth that are new on every send (time, nonce, what is computed from them). */
 const RANDOM_PARTS = /\b(ts|mac|timestamp|nonce|signature|oauth_nonce|oauth_timestamp|oauth_signature|cnonce|response)=("[^"]*"|[^;,\s]*)/g;
 
@@ -188,9 +188,11 @@ function sent(r: ReceivedRequest): Sent {
 
 /**
  * Logged text: echoed request headers (and the legacy `request.headers`) without each client's own
- * ones, as above, wherever they stood in the object; the legacy `request.id`, which Newman gives as
- * the item's id (made up afresh on each run for a collection without ids) and Ferry as the
- * request's path (scripts.md); and a logged response time, a measurement.
+ * ones, as above, and `accept` (both send `*\/*`, compared as received above, but each client
+ * writes its headers in its own order, `host` among them), wherever they stood in the object; the
+ * legacy `request.id`, which Newman gives as the item's id (made up afresh on each run for a
+ * collection without ids) and Ferry as the request's path (scripts.md); and a logged response
+ * time, a measurement.
  */
 const ownInLog = (line: string) =>
   line
