@@ -309,7 +309,8 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
       request: toScriptRequest(request, prepared, response.sentHeaders),
       variables: ctx.variables.forScripts(local),
       info: scriptInfo,
-      response: scriptResponse(response),
+      // HTTP with a cookie jar: its cookies for the answer's URL, the legacy responseCookies (as Newman's).
+      response: { ...scriptResponse(response), ...(response.sentHeaders && ctx.cookies ? { jarCookies: ctx.cookies.cookiesFor(response.url) } : {}) },
     });
     ctx.variables.apply(out.changes);
     keepLocals(info, out.variables.local ?? local);

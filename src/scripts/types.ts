@@ -72,6 +72,11 @@ export interface ScriptResponse {
   responseSize: number;
   /** Streaming kinds: the messages sent and received, in order (`pm.response.messages`). */
   messages?: ReadonlyArray<{ direction: 'sent' | 'received'; timeMs: number; text: string }>;
+  /**
+   * HTTP with a cookie jar: the jar's cookies for the response's URL once it was stored (the legacy
+   * `responseCookies`, as Newman's). Without it, those the response's Set-Cookie headers give.
+   */
+  jarCookies?: ReadonlyArray<{ name: string; value: string; domain: string; path: string; expires: string | null; maxAge: number | null; secure: boolean; httpOnly: boolean; hostOnly: boolean }>;
 }
 
 /** Variable values by name. Scripts may store any JSON value; files hold strings. */

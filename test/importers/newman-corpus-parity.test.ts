@@ -76,7 +76,6 @@ const KNOWN: Record<string, Record<string, string>> = {
     'Delete Cookies': "Newman still sends the cookies the redirect's answer expires (Expires in 1970), and its test fails; Ferry drops them",
   },
   'v20-sandbox-legacy-apis': {
-    r1: "`responseCookies`: Newman gives each cookie as its jar holds it (expires, maxAge, domain, secure, hostOnly too), Ferry the Set-Cookie header's attributes (import.md: not the same yet); and the response's Date header in its console lines is a second apart at times",
     r2: 'its test names hold {{$guid}} and {{$randomInt}}: new values on every run',
     BasicAuth: 'Ferry masks the Basic credentials in console lines (scripts.md)',
     DigestAuth: 'Digest with a stored nonce: Newman answers ahead with it, Ferry waits for the 401 (import.md); its tests differ with it',
@@ -192,14 +191,15 @@ function sent(r: ReceivedRequest): Sent {
  * writes its headers in its own order, `host` among them), wherever they stood in the object; the
  * legacy `request.id`, which Newman gives as the item's id (made up afresh on each run for a
  * collection without ids) and Ferry as the request's path (scripts.md); and a logged response
- * time, a measurement.
+ * time and response Date header, measurements.
  */
 const ownInLog = (line: string) =>
   line
     .replace(/"(user-agent|accept|cache-control|postman-token|accept-encoding|connection|content-length|x-item)":"[^"]*",?/g, '')
     .replace(/,}/g, '}')
     .replace(/\{"id":"[^"]*","name":/g, '{"id":…,"name":')
-    .replace(/^(Response time: )\d+$/, '$1…');
+    .replace(/^(Response time: )\d+$/, '$1…')
+    .replace(/"Date":"[^"]*"/g, '"Date":"…"');
 
 /**
  * A console call as one line: Newman leaves the layout to its reporters, Ferry writes objects as

@@ -3,7 +3,8 @@
  * (logged as JSON by old collections) and `pm.request.headers` hold the headers the client added —
  * User-Agent, Accept, Accept-Encoding, Host and the jar's cookies — after the request's own, in
  * Postman's order; `request.id` is `pm.info.requestId` and `request.description` the request's
- * notes. A real run against a local server that sets a cookie.
+ * notes; `responseCookies` lists the jar's cookies for the URL as Newman writes them. A real run
+ * against a local server that sets a cookie.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,7 +37,7 @@ describe('the request as sent, in post-response scripts', () => {
         headers: [{ key: 'X-Own', value: '1' }],
         scripts: {
           preRequest: 'console.log(JSON.stringify(request.headers));',
-          postResponse: "console.log(JSON.stringify(request));\nconsole.log(pm.request.headers.get('Host'), pm.request.headers.has('User-Agent'));",
+          postResponse: "console.log(JSON.stringify(request));\nconsole.log(pm.request.headers.get('Host'), pm.request.headers.has('User-Agent'));\nconsole.log(JSON.stringify(responseCookies), postman.getResponseCookie('sid').value);",
         },
       },
     });
@@ -52,5 +53,7 @@ describe('the request as sent, in post-response scripts', () => {
     expect(Object.keys(legacy.headers)).toEqual(['x-own', 'user-agent', 'accept', 'accept-encoding', 'host', 'cookie']);
     expect(legacy.headers).toMatchObject({ 'x-own': '1', accept: '*/*', host: origin.slice('http://'.length), cookie: 'sid=abc' });
     expect(b.console[2]).toBe(`${origin.slice('http://'.length)} true`);
+    // responseCookies: the jar's cookies for the URL (this one was set by A), written as Newman writes them.
+    expect(b.console[3]).toBe(`[{"name":"sid","expires":null,"maxAge":0,"domain":"127.0.0.1","path":"/","secure":false,"httpOnly":false,"hostOnly":true,"value":"abc"}] abc`);
   });
 });

@@ -174,6 +174,28 @@ export class CookieStore {
     trim(this.jar);
   }
 
+  /**
+   * The cookies the jar would send to a URL (after a response, those it set among them), with
+   * whether each is host-only and its Max-Age (null without one): what Postman's legacy
+   * `responseCookies` lists. None for a URL the jar cannot read.
+   */
+  cookiesFor(url: string): (CookieInfo & { hostOnly: boolean; maxAge: number | null })[] {
+    if (this.surelyEmpty) return [];
+    try {
+      return this.jar.getCookiesSync(url).map((c) => {
+        const expiry = c.expiryTime();
+        return {
+          domain: c.domain ?? '', path: c.path ?? '/', name: c.key, value: c.value,
+          expires: expiry !== undefined && Number.isFinite(expiry) ? new Date(expiry).toISOString() : null,
+          secure: c.secure, httpOnly: c.httpOnly, hostOnly: c.hostOnly === true,
+          maxAge: typeof c.maxAge === 'number' && Number.isFinite(c.maxAge) ? c.maxAge : null,
+        };
+      });
+    } catch {
+      return [];
+    }
+  }
+
   /** Every cookie in the jar, oldest first, as a face lists them (the app's cookies tab). */
   list(): CookieInfo[] {
     return this.all().map((c) => {

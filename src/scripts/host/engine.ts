@@ -45,6 +45,7 @@ function responseData(response: ScriptResponse): Record<string, unknown> {
     responseTime: response.responseTime,
     responseSize: response.responseSize,
     ...(response.messages ? { messages: response.messages } : {}),
+    ...(response.jarCookies ? { jarCookies: response.jarCookies } : {}),
   };
 }
 

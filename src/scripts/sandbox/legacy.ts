@@ -49,6 +49,17 @@ function responseCode(response: ScriptResponse): Record<string, unknown> {
   };
 }
 
+/**
+ * Postman's legacy `responseCookies`: the cookie jar's cookies for the response's URL (those set
+ * before included), each as Postman writes a cookie (Max-Age 0 when there is none), in its order;
+ * without a jar, those the response's Set-Cookie headers give.
+ */
+function legacyCookies(response: ScriptResponse | undefined): Record<string, unknown>[] {
+  const jar = response?.jarCookies;
+  if (!jar) return responseCookies(response);
+  return jar.map((c) => ({ name: c.name, expires: c.expires, maxAge: c.maxAge ?? 0, domain: c.domain, path: c.path, secure: c.secure, httpOnly: c.httpOnly, hostOnly: c.hostOnly, value: c.value }));
+}
+
 export interface LegacyParts {
   environment: VariableScope;
   globals: VariableScope;
@@ -67,7 +78,7 @@ export function makeLegacy(parts: LegacyParts): Record<string, unknown> {
   const { environment, globals, request, response } = parts;
   const environmentObject = environment.toObject();
   const globalsObject = globals.toObject();
-  const cookies = responseCookies(response);
+  const cookies = legacyCookies(response);
 
   const postman = {
     setEnvironmentVariable(key: string, value: unknown) {

@@ -21,6 +21,20 @@ export interface ResponseData {
   responseSize: number;
   /** Streaming kinds: the messages sent and received (the shared message model). */
   messages?: MessageData[];
+  /** The cookie jar's cookies for the response's URL (the legacy `responseCookies`), when the host has a jar. */
+  jarCookies?: JarCookie[];
+}
+
+export interface JarCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  expires: string | null;
+  maxAge: number | null;
+  secure: boolean;
+  httpOnly: boolean;
+  hostOnly: boolean;
 }
 
 export interface MessageData {
@@ -60,6 +74,11 @@ export class ScriptResponse {
   private trailerList: PropertyList | undefined;
   private cookieList: PropertyList | undefined;
   private messageList: ScriptMessage[] | undefined;
+
+  /** The cookie jar's cookies for this response's URL, when the host sent them. */
+  get jarCookies(): JarCookie[] | undefined {
+    return this.data.jarCookies;
+  }
 
   constructor(private readonly data: ResponseData, bodyText?: string) {
     this.bodyText = bodyText;
