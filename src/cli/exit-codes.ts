@@ -50,7 +50,44 @@ export function onCtrlC(stop: (signal: NodeJS.Signals) => void, signals: readonl
   // One listener per signal, which knows its name (`process.emit('SIGINT')` passes none).
   const listeners = signals.map((signal) => [signal, () => onInterrupt(signal)] as const);
   for (const [signal, listener] of listeners) process.on(signal, listener);
+  // A Ctrl-C pressed while Ferry loaded is taken now, as if pressed at this moment.
+  for (const signal of takeHeldSignals()) {
+    if (signals.includes(signal)) onInterrupt(signal);
+    else process.kill(process.pid, signal);
+  }
   return () => {
     for (const [signal, listener] of listeners) process.off(signal, listener);
   };
+}
+
+/** Signals that came while Ferry's modules loaded, kept by bin/ferry.js until a command can take them. */
+export interface HeldSignals {
+  /** In the order they came. */
+  signals: NodeJS.Signals[];
+  /** Removes the listeners that kept them (Node's own handling is back). */
+  release(): void;
+}
+
+let held: HeldSignals | undefined;
+
+/**
+ * `main` hands over what bin/ferry.js held (a Ctrl-C in the process's first tenth of a second):
+ * the first `onCtrlC` installed takes it (`ferry run` stops with its summary and reports, as for
+ * a later Ctrl-C); `endHeldSignals` gives it to Node's own handling when no command took it.
+ */
+export function holdSignals(signals: HeldSignals): void {
+  held = signals;
+}
+
+/** The held signals, now this process's to handle (none when nothing held them or they were taken). */
+function takeHeldSignals(): NodeJS.Signals[] {
+  const taken = held;
+  held = undefined;
+  taken?.release();
+  return taken ? [...new Set(taken.signals)] : [];
+}
+
+/** A command that installs no `onCtrlC` ends as Node ends on that signal, as it would have without the holding. */
+export function endHeldSignals(): void {
+  for (const signal of takeHeldSignals()) process.kill(process.pid, signal);
 }

@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError, Help } from 'commander';
 import type { CliContext } from './context.js';
-import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { CliError, endHeldSignals, EXIT, EXIT_CODES_HELP, holdSignals, type HeldSignals } from './exit-codes.js';
 import { COMMANDS, commandIndexOf, commandNameOf } from './commands.js';
 import { processOutput, type Output } from './output.js';
 import { systemErrorMessage } from './system-error.js';
@@ -55,7 +55,8 @@ export async function buildProgram(ctx: CliContext, argv: readonly string[] = []
   return program;
 }
 
-export async function main(argv: string[], options: { output?: Output; cwd?: string; stdin?: CliContext['stdin'] } = {}): Promise<number> {
+export async function main(argv: string[], options: { output?: Output; cwd?: string; stdin?: CliContext['stdin']; heldSignals?: HeldSignals } = {}): Promise<number> {
+  if (options.heldSignals) holdSignals(options.heldSignals);
   const output = options.output ?? processOutput();
   // Whether the command printed anything on stdout: a failure's JSON error object goes only where nothing has.
   let printed = false;
@@ -72,6 +73,9 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
   if (named !== undefined && !COMMANDS.some((entry) => entry.name === named)) argv = argv.filter((word) => word !== '--help' && word !== '-h');
   const program = await buildProgram(ctx, argv);
   argv = withoutHelpForUnknownSubcommand(program, argv);
+  // Signals held while Ferry loaded: a command that takes Ctrl-C does so as its action starts
+  // (`ferry run`: onCtrlC first thing); for any other, Node's own handling once the action began.
+  program.hook('preAction', () => void setImmediate(endHeldSignals));
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
@@ -90,6 +94,7 @@ export async function main(argv: string[], options: { output?: Output; cwd?: str
   } finally {
     // However the command ended: what it made in advance and left unused goes (CliContext.atEnd).
     for (const task of ctx.atEnd ?? []) await task().catch(() => {});
+    endHeldSignals();
   }
 }
 

@@ -139,66 +139,11 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--report-bodies', "keep each response's headers and body (up to 64 KB) in the JSON and HTML reports")
     .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
     .action(async (paths: string[], flags: RunFlags & { envVar?: string[] }, command: Command) => {
-      refuseNewmanOptions(command, ctx);
-      const options = parseFlags(flags);
-      checkEnvOption(options.env, ctx.cwd);
-      paths = [...paths, ...(flags.folder ?? [])];
-      // Only what the run sends is read: one request of a 30,000-request workspace opens fast.
-      const ws = await openWorkspaceFor(command, ctx, { requests: paths, showsWarnings: true });
-      paths = fromShellPaths(ws, paths, ctx.cwd, 'run');
-      let rows: DataRow[] | undefined;
-      if (options.dataFile) {
-        try {
-          rows = await readDataFile(path.resolve(ctx.cwd, options.dataFile));
-        } catch (error) {
-          if (error instanceof DataFileError) throw new CliError(sentence(error.message));
-          throw error;
-        }
-      }
-
-      // Report files are checked before the run, not found unwritable after it.
-      const files = reportFiles(options);
-      // Two reports written to one file: the last one would silently replace the other.
-      const named = Object.entries(files).filter((entry): entry is [string, string] => entry[1] !== undefined);
-      for (const [i, [name, file]] of named.entries()) {
-        const twin = named.slice(i + 1).find(([, other]) => path.resolve(ctx.cwd, other) === path.resolve(ctx.cwd, file));
-        if (twin) throw new CliError(`--out-${name} and --out-${twin[0]} both name ${file}: each report needs its own file.`);
-      }
-      // The folders made for them go again if the run is refused or ends with them empty.
-      const made: string[] = [];
-      (ctx.atEnd ??= []).push(() => removeEmptyFolders(made));
-      try {
-        for (const [name, file] of Object.entries(files)) {
-          if (file) made.push(...(await prepareWorkspaceReportFile(path.resolve(ctx.cwd, file), `--out-${name}`, file, ws.root)));
-        }
-      } catch (error) {
-        if (error instanceof ReportFileError) throw new CliError(error.message);
-        throw error;
-      }
-
-      const reporters: Reporter[] = [];
-      // On a terminal, a progress line on stderr while each request is in flight (first, so it
-      // is erased before any reporter prints).
-      if (ctx.output.status) reporters.push(new ProgressReporter(ctx.output.status));
-      for (const name of options.reporters) reporters.push(createReporter(name, sinkFor(files[name], name, ctx), { verbose: options.verbose, bodies: options.reportBodies }));
-      // Without the terminal report (-r json, -r junit), the run's warnings (file problems, a
-      // setNextRequest loop cut off, values not saved) go to stderr, where CI logs show them.
-      if (!options.reporters.includes('cli')) reporters.push({ onEvent: (event) => void (event.type === 'warning' && ctx.output.err(`ferry: warning: ${event.message}`)) });
-      if (options.verbose && !options.reporters.includes('cli')) ctx.output.err(`ferry: warning: ${verboseUnseen(options.reporters, files)}`);
-
-      let servers: { stop(): Promise<void> } | undefined;
-      if (options.startServers) {
-        // A path that names nothing is said before any server starts (and has to be stopped again).
-        try {
-          selectRequests(ws.tree, paths, { warnings: ws.warnings });
-        } catch (error) {
-          throw selectionFailure(error, ws, options.bail, paths);
-        }
-        servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
-      }
       // Ctrl-C, or SIGTERM (how CI cancels a job or ends one past its time limit, and `docker stop`
       // or `timeout` end a process): the request in flight is cancelled and the run ends with its
       // summary, reports (which say the run was stopped) and saved values; a second one quits at once.
+      // Taken from the command's start (and held while Ferry loaded, bin/ferry.js), so one pressed
+      // while the workspace opens ends the run the same way, before its first request.
       const interrupt = new AbortController();
       const stopListening = onCtrlC((signal) => {
         const by = signal === 'SIGINT' ? 'Ctrl-C' : signal;
@@ -209,56 +154,119 @@ export function registerRun(program: Command, ctx: CliContext): void {
             : `ferry: stopping (${signal}): the request in flight is cancelled; the summary and reports follow (a second ${signal} quits at once).`,
         );
       }, ['SIGINT', 'SIGTERM']);
-      const items = selectedItems(ws, paths);
-      if (items.length * (options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
-      if (items.some((item) => runsScripts(ws, item))) {
-        // QuickJS's WebAssembly compiles on V8's background threads; meanwhile the main thread
-        // loads the first request's client, which would otherwise load after its scripts.
-        startCompilingQuickJS();
-        void loadFirstClient(items);
-      }
-      const session = new Session({
-        workspace: ws,
-        environment: options.env,
-        onActiveEnvironment: (message) => ctx.output.err(`ferry: ${message}`),
-        vars: options.vars,
-        timeoutMs: options.timeoutMs,
-        insecure: options.insecure,
-        allowFilesOutside: options.allowFilesOutside || undefined,
-        allowPrograms: options.allowPrograms || undefined,
-        onAuthorizeUrl: (url) => ctx.output.err(`OAuth 2.0: open this URL in a browser to authorize, then come back:\n  ${url}\nWaiting for the redirect...`),
-        ...(inCiJob(process.env, Boolean(process.stdin.isTTY || process.stderr.isTTY)) ? { noBrowser: NO_BROWSER_IN_CI } : {}),
-      });
       try {
-        const outcome = await session.run(paths, {
-          iterations: options.iterations,
-          data: rows,
-          bail: options.bail,
-          delayMs: options.delayMs,
-          reporters,
-          signal: interrupt.signal,
-          keepResults: false,
-          // Kept only when a reporter shows them: a run's memory then grows by one cut body at a time.
-          ...(options.verbose || options.reportBodies ? { responses: { maxBodyBytes: REPORT_BODY_BYTES } } : {}),
-        });
-        // A run stopped by Ctrl-C has not passed, even when nothing it ran failed (stopped between requests).
-        ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 || outcome.interrupted ? EXIT.failed : EXIT.ok;
-      } catch (error) {
-        if (error instanceof RunError || error instanceof ReportFileError) throw new CliError(error.message);
-        throw selectionFailure(error, ws, options.bail, paths);
+        await runCommand(paths, flags, command, ctx, interrupt);
       } finally {
-        try {
-          // What the run changed was saved at its end (a failure there was a warning in its report).
-          await session.close();
-          await servers?.stop();
-        } finally {
-          // Last: a late copy of the Ctrl-C (SAME_CTRL_C_MS) must not kill the process while it closes.
-          stopListening();
-        }
+        // Last: a late copy of the Ctrl-C (SAME_CTRL_C_MS) must not kill the process while it closes.
+        stopListening();
       }
     });
   // Newman's spellings, hidden from the help: refused with what to type instead (refuseNewmanOptions).
   for (const [flags] of NEWMAN_OPTIONS) run.addOption(new Option(flags).hideHelp());
+}
+
+/** `ferry run`'s work, from its flags to its exit code; `interrupt` is aborted by Ctrl-C or SIGTERM, also before the run begins. */
+async function runCommand(paths: string[], flags: RunFlags & { envVar?: string[] }, command: Command, ctx: CliContext, interrupt: AbortController): Promise<void> {
+  refuseNewmanOptions(command, ctx);
+  const options = parseFlags(flags);
+  checkEnvOption(options.env, ctx.cwd);
+  paths = [...paths, ...(flags.folder ?? [])];
+  // Only what the run sends is read: one request of a 30,000-request workspace opens fast.
+  const ws = await openWorkspaceFor(command, ctx, { requests: paths, showsWarnings: true });
+  paths = fromShellPaths(ws, paths, ctx.cwd, 'run');
+  let rows: DataRow[] | undefined;
+  if (options.dataFile) {
+    try {
+      rows = await readDataFile(path.resolve(ctx.cwd, options.dataFile));
+    } catch (error) {
+      if (error instanceof DataFileError) throw new CliError(sentence(error.message));
+      throw error;
+    }
+  }
+
+  // Report files are checked before the run, not found unwritable after it.
+  const files = reportFiles(options);
+  // Two reports written to one file: the last one would silently replace the other.
+  const named = Object.entries(files).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  for (const [i, [name, file]] of named.entries()) {
+    const twin = named.slice(i + 1).find(([, other]) => path.resolve(ctx.cwd, other) === path.resolve(ctx.cwd, file));
+    if (twin) throw new CliError(`--out-${name} and --out-${twin[0]} both name ${file}: each report needs its own file.`);
+  }
+  // The folders made for them go again if the run is refused or ends with them empty.
+  const made: string[] = [];
+  (ctx.atEnd ??= []).push(() => removeEmptyFolders(made));
+  try {
+    for (const [name, file] of Object.entries(files)) {
+      if (file) made.push(...(await prepareWorkspaceReportFile(path.resolve(ctx.cwd, file), `--out-${name}`, file, ws.root)));
+    }
+  } catch (error) {
+    if (error instanceof ReportFileError) throw new CliError(error.message);
+    throw error;
+  }
+
+  const reporters: Reporter[] = [];
+  // On a terminal, a progress line on stderr while each request is in flight (first, so it
+  // is erased before any reporter prints).
+  if (ctx.output.status) reporters.push(new ProgressReporter(ctx.output.status));
+  for (const name of options.reporters) reporters.push(createReporter(name, sinkFor(files[name], name, ctx), { verbose: options.verbose, bodies: options.reportBodies }));
+  // Without the terminal report (-r json, -r junit), the run's warnings (file problems, a
+  // setNextRequest loop cut off, values not saved) go to stderr, where CI logs show them.
+  if (!options.reporters.includes('cli')) reporters.push({ onEvent: (event) => void (event.type === 'warning' && ctx.output.err(`ferry: warning: ${event.message}`)) });
+  if (options.verbose && !options.reporters.includes('cli')) ctx.output.err(`ferry: warning: ${verboseUnseen(options.reporters, files)}`);
+
+  let servers: { stop(): Promise<void> } | undefined;
+  if (options.startServers) {
+    // A path that names nothing is said before any server starts (and has to be stopped again).
+    try {
+      selectRequests(ws.tree, paths, { warnings: ws.warnings });
+    } catch (error) {
+      throw selectionFailure(error, ws, options.bail, paths);
+    }
+    // A Ctrl-C already pressed: no server is started only to be stopped again.
+    if (!interrupt.signal.aborted) servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
+  }
+  const items = selectedItems(ws, paths);
+  if (items.length * (options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
+  if (items.some((item) => runsScripts(ws, item))) {
+    // QuickJS's WebAssembly compiles on V8's background threads; meanwhile the main thread
+    // loads the first request's client, which would otherwise load after its scripts.
+    startCompilingQuickJS();
+    void loadFirstClient(items);
+  }
+  const session = new Session({
+    workspace: ws,
+    environment: options.env,
+    onActiveEnvironment: (message) => ctx.output.err(`ferry: ${message}`),
+    vars: options.vars,
+    timeoutMs: options.timeoutMs,
+    insecure: options.insecure,
+    allowFilesOutside: options.allowFilesOutside || undefined,
+    allowPrograms: options.allowPrograms || undefined,
+    onAuthorizeUrl: (url) => ctx.output.err(`OAuth 2.0: open this URL in a browser to authorize, then come back:\n  ${url}\nWaiting for the redirect...`),
+    ...(inCiJob(process.env, Boolean(process.stdin.isTTY || process.stderr.isTTY)) ? { noBrowser: NO_BROWSER_IN_CI } : {}),
+  });
+  try {
+    const outcome = await session.run(paths, {
+      iterations: options.iterations,
+      data: rows,
+      bail: options.bail,
+      delayMs: options.delayMs,
+      reporters,
+      signal: interrupt.signal,
+      keepResults: false,
+      // Kept only when a reporter shows them: a run's memory then grows by one cut body at a time.
+      ...(options.verbose || options.reportBodies ? { responses: { maxBodyBytes: REPORT_BODY_BYTES } } : {}),
+    });
+    // A run stopped by Ctrl-C has not passed, even when nothing it ran failed (stopped between requests).
+    ctx.exitCode = outcome.summary.failedRequests > 0 || outcome.summary.failedTests > 0 || outcome.interrupted ? EXIT.failed : EXIT.ok;
+  } catch (error) {
+    if (error instanceof RunError || error instanceof ReportFileError) throw new CliError(error.message);
+    throw selectionFailure(error, ws, options.bail, paths);
+  } finally {
+    // What the run changed was saved at its end (a failure there was a warning in its report).
+    await session.close();
+    await servers?.stop();
+  }
 }
 
 /**
