@@ -19,7 +19,7 @@ export interface CliContext {
   cwd: string;
   /** Set by the action when it ends; main returns it. */
   exitCode: number;
-  /** Where commands that read values (`ferry secret set`) read them; the process's stdin when unset. */
+  /** Where commands that read standard input (`ferry secret set`, `ferry import -`, `ferry update --from -`) read it; the process's stdin when unset. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   /**
    * Run by main when the command has ended, however it ended (a refusal, a failure, success): what

@@ -60,7 +60,7 @@ export function registerImport(program: Command, ctx: CliContext): void {
         const result = options.curl !== undefined
           ? importCurl(options.curl, { name: options.name })
           : await withNetworkFor(source!, (network) =>
-              convertInput(source === '-' || /^https?:\/\//i.test(source!) ? source! : path.resolve(ctx.cwd, source!), { name: options.name, baseDepth, baseUrl: options.baseUrl, workspaceRoot: ws.root, asServer: options.asServer }, network));
+              convertInput(source === '-' || /^https?:\/\//i.test(source!) ? source! : path.resolve(ctx.cwd, source!), { name: options.name, baseDepth, baseUrl: options.baseUrl, workspaceRoot: ws.root, asServer: options.asServer }, network, ctx.stdin));
         if (options.baseUrl !== undefined && result.kind !== 'openapi') {
           const what = { postman: 'a collection export', environment: 'an environment export', globals: 'a globals export', curl: 'a cURL command' }[result.kind];
           result.notes.push(`--base-url was not used: it is for OpenAPI and Swagger documents, and this is ${what}.`);

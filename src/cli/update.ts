@@ -53,7 +53,7 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
       const interrupt = interruptUntilWriting(status, 'nothing was updated.', ctx.output);
       try {
         status?.show(`→ Reading ${from === '-' ? 'standard input' : from}`);
-        const input = await withNetworkFor(spec, (network) => readInput(spec, network, 'update'));
+        const input = await withNetworkFor(spec, (network) => readInput(spec, network, 'update', ctx.stdin));
         status?.show(`→ Comparing the document with ${folder}`);
         plan = await planUpdate(ws.root, { folder, text: input.text, source: { ...input.source, label: from === '-' ? input.source.label : from } });
         if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) {
@@ -98,7 +98,7 @@ async function updateServer(ctx: CliContext, root: string, argument: string, opt
   const spec = options.from === '-' || /^https?:\/\//i.test(options.from) ? options.from : path.resolve(ctx.cwd, options.from);
   let plan;
   try {
-    const input = await withNetworkFor(spec, (network) => readInput(spec, network, 'update'));
+    const input = await withNetworkFor(spec, (network) => readInput(spec, network, 'update', ctx.stdin));
     plan = await planServerUpdate(root, { server: argument, text: input.text, from: options.from });
     if (!options.dryRun && !plan.upToDate) await applyServerUpdate(plan);
   } catch (error) {

@@ -56,8 +56,8 @@ export async function convert(text: string, source: ImportSource, options: Conve
   }
 }
 
-/** Reads a file path, URL (through `network`: the proxy settings) or `-` and converts it. */
-export async function convertInput(spec: string, options: ConvertOptions = {}, network?: DownloadNetwork): Promise<ImportResult> {
-  const input = await readInput(spec, network);
+/** Reads a file path, URL (through `network`: the proxy settings) or `-` (`stdin`, the process's when not given) and converts it. */
+export async function convertInput(spec: string, options: ConvertOptions = {}, network?: DownloadNetwork, stdin?: AsyncIterable<Uint8Array | string>): Promise<ImportResult> {
+  const input = await readInput(spec, network, 'import', stdin);
   return convert(input.text, input.source, options);
 }

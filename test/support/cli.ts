@@ -9,6 +9,7 @@ export interface CliResult {
   stderr: string;
 }
 
+/** `stdin`: the command's standard input (`ferry import -`, `ferry update --from -`, `ferry secret set`), read to its end; none given: the test process's own. */
 export async function ferry(args: string[], cwd = process.cwd(), stdin?: string): Promise<CliResult> {
   return capture(args, cwd, stdin, undefined);
 }
