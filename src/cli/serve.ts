@@ -14,6 +14,7 @@ import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
 import { escapedOutput, paint, paintErr, type Output } from './output.js';
 import { ServerFileBurst } from './serve-burst.js';
 import { failureLine } from './server-failure.js';
+import { recordServing, servingOn, takenByFerry } from './serving-processes.js';
 import { stopSignal } from './stop-signal.js';
 import { TERMINAL_LINES_PER_SECOND, TrafficPrinter } from './traffic-printer.js';
 import { examples } from './examples.js';
@@ -117,7 +118,10 @@ export async function serveUntil(
     if (error instanceof ServerError) throw new CliError(error.message);
     throw error;
   }
-  for (const failure of handle.failures) {
+  for (const refused of handle.failures) {
+    // A port another `ferry serve` holds is said to be Ferry's, with how to stop it (not "another program").
+    const holder = refused.portInUse === undefined ? undefined : await servingOn(refused.portInUse);
+    const failure = holder ? { ...refused, message: takenByFerry(`servers/${refused.id}.yaml`, refused.portInUse!, holder, ws.root) } : refused;
     if (json) output.out(JSON.stringify({ type: 'failure', id: failure.id, message: failure.message }));
     output.err(e.red(failureLine(failure)));
   }
@@ -146,10 +150,13 @@ export async function serveUntil(
   }
   const traffic = new TrafficPrinter(printer, c, { json, linesPerSecond: terminal ? TERMINAL_LINES_PER_SECOND : undefined });
   const unsubscribe = handle.traffic.subscribe(traffic.print);
+  // After the subscription: traffic is not kept, and a client may come as soon as the URL is printed.
+  const forget = await recordServing(ws.root, handle.servers);
   await until;
   burst.flush();
   if (!json) output.out(c.dim('Stopping…'));
   await handle.stop();
+  await forget();
   // The requests the stop cut short (a client mid-request, an open stream) are printed too: their
   // records reach the listener a turn after they are added.
   await new Promise((resolve) => setImmediate(resolve));

@@ -36,6 +36,8 @@ export interface ServerFailure {
   message: string;
   /** True when no file under `servers/` has this id (a typo on the command line). */
   unknown?: boolean;
+  /** The port it could not listen on, when another program holds it (EADDRINUSE): `ferry serve` can tell when that program is Ferry. */
+  portInUse?: number;
 }
 
 export interface ServersHandle {
@@ -101,7 +103,10 @@ export async function startServers(workspace: Workspace, options: StartServersOp
   for (const outcome of outcomes) if (outcome.status === 'fulfilled') servers.push(outcome.value);
   outcomes.forEach((outcome, i) => {
     if (outcome.status === 'fulfilled') return;
-    failures.push({ id: toStart[i]!.id, message: failureMessage(toStart[i]!, outcome.reason as Error, servers) });
+    const entry = toStart[i]!;
+    const error = outcome.reason as Error;
+    const inUse = error instanceof ServerError && error.code === 'EADDRINUSE' && !portSibling(entry.value, servers);
+    failures.push({ id: entry.id, message: failureMessage(entry, error, servers), ...(inUse ? { portInUse: entry.value.port } : {}) });
   });
 
   const files = new Map(workspace.servers.map((entry) => [entry.id, entry.file]));
