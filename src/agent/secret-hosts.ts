@@ -10,7 +10,7 @@
 import type { WorkspaceData } from '../appdata/index.js';
 import { loadVariableSnapshot } from '../request/index.js';
 import { render } from '../template/index.js';
-import { RunVariables, type SecretMask } from '../variables/index.js';
+import { RunVariables, SecretMask } from '../variables/index.js';
 import { maskDeep } from '../variables/workspace-mask.js';
 import type { Workspace } from '../workspace/index.js';
 import { walkRequests } from '../workspace/tree.js';
@@ -78,6 +78,20 @@ function carriesSecret(value: unknown, mask: SecretMask): boolean {
 }
 
 /**
+ * Values scripts stored that are this long or longer count: a secret turned into another form (hex,
+ * a hash, Base64 of 4 characters and more) is no shorter, and shorter ones (`1`, `true`, an id)
+ * would refuse any send that happens to hold them.
+ */
+const STORED_MIN_CHARS = 8;
+
+/** True when `value` holds a value a script stored (as written, URL-encoded, or inside Base64), `STORED_MIN_CHARS` long or longer. */
+function carriesStored(value: unknown, stored: readonly string[]): boolean {
+  const mask = new SecretMask();
+  for (const text of stored) if ([...text].length >= STORED_MIN_CHARS) mask.add(text);
+  return mask.size > 0 && carriesSecret(value, mask);
+}
+
+/**
  * The refusal of a send that would take a secret value to a host the user did not choose, or
  * undefined to send it.
  */
@@ -87,11 +101,14 @@ export function secretGuard(hosts: ReadonlySet<string>, mask: SecretMask): SendG
     const host = hostOf(out.url);
     if (host === '' || hosts.has(host)) return undefined;
     const secret = carriesSecret(out.carried, mask);
-    if (!secret && !out.scripted) return undefined;
+    const stored = !secret && !out.scripted && carriesStored(out.carried, out.stored ?? []);
+    if (!secret && !out.scripted && !stored) return undefined;
     const what = out.what ?? 'it';
     const why = secret
       ? `${what} would carry a secret value to ${host}`
-      : `a pre-request script ran for it, which can read secret values and change their form, and ${what} would go to ${host}`;
+      : out.scripted
+        ? `a pre-request script ran for it, which can read secret values and change their form, and ${what} would go to ${host}`
+        : `${what} carries a value a script stored in an earlier send (a script can read secret values and store them in a form no check recognizes), and would go to ${host}`;
     const known = [...hosts].sort();
     const named = known.length === 0 ? 'none' : `${known.slice(0, NAMED_HOSTS).join(', ')}${known.length > NAMED_HOSTS ? `, and ${known.length - NAMED_HOSTS} more` : ''}`;
     return `requests/${out.path} was not sent: ${why}, a host that none of this workspace's saved requests and environments used when ferry mcp started (those: ${named}). ` +

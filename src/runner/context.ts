@@ -20,6 +20,12 @@ export interface Outgoing {
   carried: unknown;
   /** A pre-request script ran: it could have read a secret and changed its form beyond recognition. */
   scripted: boolean;
+  /**
+   * The values scripts stored for variables not declared secret (in this run, or earlier ones and
+   * kept in the data folder): a script of an earlier send could have stored a secret there in a
+   * form no check recognizes, which a send without a script of its own then carries.
+   */
+  stored?: readonly string[];
   /** Which request sends it (`Users/Draft.yaml`). */
   path: string;
   /** What is sent, for the message: "it" when absent, "its OAuth 2.0 token request". */

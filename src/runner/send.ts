@@ -223,7 +223,7 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
   if (kind.shape) prepared = kind.shape(prepared);
   result.method = prepared.method;
   result.url = prepared.url;
-  const refusal = ctx.guard?.({ url: prepared.url, carried: prepared, scripted: pre.length > 0, path: node.path });
+  const refusal = ctx.guard?.({ url: prepared.url, carried: prepared, scripted: pre.length > 0, path: node.path, stored: Object.values(ctx.variables.snapshot.scriptValues).flatMap((values) => Object.values(values)) });
   if (refusal !== undefined) {
     result.error = [...errors, refusal].join('\n');
     return { ready: false, outcome: { result, nextRequest } };
