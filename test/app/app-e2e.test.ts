@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
@@ -49,6 +50,17 @@ function startEcho(): Promise<{ base: string; received: http.IncomingHttpHeaders
   });
 }
 
+/**
+ * Copy as code writes what the editor has not saved yet (the debounced save, and a save on its way)
+ * before its dialog opens: once the code shows, whatever the steps before set going has reached the
+ * file, and nothing of theirs is left to write it later. The dialog is closed again.
+ */
+async function savesDone(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Copy as code' }).click();
+  await expect.poll(() => page.getByTestId('code').count()).toBe(1);
+  await page.getByRole('dialog', { name: 'Copy as code' }).getByRole('button', { name: 'Close' }).click();
+  await expect.poll(() => page.getByRole('dialog', { name: 'Copy as code' }).count()).toBe(0);
+}
 
 describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
   let ws: TempWorkspace;
@@ -131,7 +143,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     const before = await fs.readFile(req('Echo.yaml'), 'utf8');
     await page.keyboard.press('Control+Enter');
     await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 15_000 }).toContain('200');
-    await page.waitForTimeout(800); // past the save delay
+    // A blank line typed by the key would be saved by now.
+    await savesDone(page);
     expect(await fs.readFile(req('Echo.yaml'), 'utf8')).toBe(before);
     // The body is drawn once the viewer has the answer (its highlighter loads lazily).
     const body = () => page.getByTestId('response-body').textContent();
@@ -246,7 +259,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await bar.getByRole('button', { name: "Take the file's version" }).click();
     await expect.poll(() => page.getByLabel('URL').inputValue()).toBe('{{base}}/echo?x=theirs');
     await expect.poll(() => bar.count()).toBe(0);
-    await page.waitForTimeout(800); // longer than the debounced save: nothing of the dropped edit is written
+    await savesDone(page); // nothing of the dropped edit is written
     expect(await fs.readFile(file, 'utf8')).toContain('/echo?x=theirs');
     // The next edit saves over the file's version without a conflict.
     await page.getByLabel('URL').fill('{{base}}/echo?x=2');
@@ -475,7 +488,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await fs.rm(req('Users/Echo.yaml'));
     await expect.poll(() => page.getByTestId('unsaved-bar').textContent()).toContain('deleted or moved outside the app');
     await page.getByLabel('URL').fill(`{{base}}/echo?kept=1`);
-    await page.waitForTimeout(800); // past the save delay: an edit alone must not write it back
+    await savesDone(page); // an edit alone must not write it back
     await expect(fs.access(req('Users/Echo.yaml'))).rejects.toThrow();
     await page.keyboard.press('Control+s');
     expect(await waitForFile(req('Users/Echo.yaml'), (t) => t.includes('kept=1'))).toContain('name: Echo');
@@ -484,7 +497,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await page.getByRole('treeitem', { name: /Users/ }).click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await expect.poll(() => page.getByText('Pick a request in the sidebar').count()).toBe(1);
-    await page.waitForTimeout(800);
+    // Opening another request (the one cURL's import wrote) writes what the editor had not saved yet
+    // first, as Copy as code does: once it shows, nothing is left to write into the folder.
+    const [other] = (await fs.readdir(path.join(ws.root, 'requests'))).filter((f) => f.endsWith('.yaml'));
+    const otherName = (parse(await fs.readFile(req(other!), 'utf8')) as { name: string }).name;
+    await page.getByRole('treeitem', { name: otherName }).click();
+    await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe(otherName);
     await expect(fs.access(req('Users'))).rejects.toThrow();
   });
 
