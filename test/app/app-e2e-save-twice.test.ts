@@ -16,7 +16,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, gotoApp, holdRequest, openAppPage } from './browser.js';
+import { browserMissing, closeAppPage, gotoApp, holdRequest, liveTaken, logPage, openAppPage, type LiveTaken, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -131,8 +131,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Save pressed agai
   let app: AppServer;
   let browser: Browser;
   let page: Page;
-  /** What the page's live channel received, in order. */
-  const frames: string[] = [];
+  /** The live channel's messages the page has handled. */
+  let live: LiveTaken;
+  let log: PageLog;
   /** The page's requests, in order: method, URL, body. */
   const requests: { method: string; url: string; body: string | null }[] = [];
   /** The answers to its PUTs, in order. */
@@ -149,7 +150,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Save pressed agai
       'loadtests/soak.yaml': 'name: Soak\ntargets:\n  - request: Plain.yaml\n    weight: 1\nstages:\n  - { durationSecs: 6, target: 2 }\n',
     });
     ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false }));
-    page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
+    live = await liveTaken(page);
+    log = logPage(page);
     page.on('request', (r) => requests.push({ method: r.method(), url: r.url(), body: r.postData() }));
     page.on('response', (r) => { if (r.request().method() === 'PUT') answers.push({ url: r.url(), status: r.status() }); });
     await gotoApp(page, app);
@@ -167,16 +169,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Save pressed agai
       const [first, between, last] = editor.values;
       const from = requests.length;
       const answersFrom = answers.length;
-      const framesFrom = frames.length;
+      const liveFrom = await live.count();
+      const mark = log.mark();
       await field.fill(first);
       // The first save reaches the server (the file is written); its answer is held from the page.
       const held = await holdRequest(page, editor.put, 'PUT', { reachServer: true });
       await editor.save(within).click();
       await held.sent;
       expect(editor.onDisk(await read(editor.file))).toBe(first);
-      // The watcher reports the app's own write to the page while the answer is still held.
-      await expect.poll(() => frames.slice(framesFrom).some((f) => f.includes('"changed"') && f.includes(editor.file))).toBe(true);
-      await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))));
+      // The watcher reports the app's own write to the page while the answer is still held, and the
+      // page has taken the report (a read of the file it made the editor ask would have left by now).
+      await live.since(liveFrom, ['"changed"', editor.file]);
       await field.fill(between);
       await field.press('ControlOrMeta+s');
       await field.fill(last);
@@ -187,6 +190,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Save pressed agai
       expect(await within.getByRole('group', { name: 'Changed on disk' }).count()).toBe(0);
       held.release();
       await expect.poll(async () => editor.onDisk(await read(editor.file))).toBe(last);
+      // The file holds it before the page has the answer: the first one's "Saved" is shown already,
+      // and closing before the second's answer is taken would ask about edits not saved.
+      await log.answered(editor.put, mark);
       await editor.settled(page, within);
       // Polled: Playwright's request and response events reach the test after the app's server (in
       // this process) may already have written the file.

@@ -184,6 +184,11 @@ export interface PageLog {
   answered(url: RegExp, from: LogMark): Promise<void>;
 }
 
+/** What React does with an event is drawn by the next frame but one at the latest (its effects run before it). */
+function drawn(page: Page): Promise<void> {
+  return page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
 /** Logs the live channel's messages to `page` and its requests: call it before the app is opened in it. */
 export function logPage(page: Page): PageLog {
   const frames: string[] = [];
@@ -191,21 +196,58 @@ export function logPage(page: Page): PageLog {
   page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
   // `done`: answered whole, or failed (response() gives null then).
   page.on('request', (r) => requests.push({ method: r.method(), url: r.url(), done: r.response().then((answer) => answer?.finished()) }));
-  // What React does with an event is drawn by the next frame but one at the latest (its effects run before it).
-  const drawn = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   return {
     mark: () => ({ frames: frames.length, requests: requests.length }),
     changeTaken: async (file, read, from) => {
       await expect.poll(() => frames.slice(from.frames).some((f) => f.includes('"changed"') && f.includes(JSON.stringify(file))), { message: `the watcher's report of ${file}` }).toBe(true);
-      await drawn();
+      await drawn(page);
       for (const r of requests.slice(from.requests).filter((r) => r.method === 'GET' && read.test(r.url))) await r.done;
-      await drawn();
+      await drawn(page);
     },
     answered: async (url, from) => {
       const asked = requests.slice(from.requests).filter((r) => url.test(r.url));
       if (asked.length === 0) throw new Error(`the page sent no request to ${url} to wait for`);
       for (const r of asked) await r.done;
-      await drawn();
+      await drawn(page);
+    },
+  };
+}
+
+/** The live channel's messages the page's app has handled. */
+export interface LiveTaken {
+  /** How many it has handled so far: what comes after is waited for. */
+  count(): Promise<number>;
+  /** Waits for one holding each of `parts`, handled after the first `from`, and for what the app did with it to be drawn. */
+  since(from: number, parts: string[]): Promise<void>;
+}
+
+/**
+ * Has `page` note each live-channel message once the app's handler of it has run: Playwright's
+ * frame event says the message reached the browser, not that the page took it. Call it before
+ * the app is opened in the page.
+ */
+export async function liveTaken(page: Page): Promise<LiveTaken> {
+  await page.addInitScript(() => {
+    const Native = window.WebSocket;
+    const taken: string[] = [];
+    (window as unknown as { ferryLiveTaken: string[] }).ferryLiveTaken = taken;
+    window.WebSocket = class extends Native {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        // Added before the app's handler, so it runs first: its task runs once every handler has.
+        this.addEventListener('message', (message) => {
+          const text = String(message.data);
+          setTimeout(() => taken.push(text));
+        });
+      }
+    };
+  });
+  const handled = () => page.evaluate(() => (window as unknown as { ferryLiveTaken?: string[] }).ferryLiveTaken ?? []);
+  return {
+    count: async () => (await handled()).length,
+    since: async (from, parts) => {
+      await expect.poll(async () => (await handled()).slice(from).some((m) => parts.every((p) => m.includes(p))), { message: `a live message with ${parts.join(', ')} handled by the page` }).toBe(true);
+      await drawn(page);
     },
   };
 }
