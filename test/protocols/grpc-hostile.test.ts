@@ -203,9 +203,7 @@ describe('gRPC: a unary call answered with more than one message', () => {
       setTimeout(() => stream.write(frame(HI)), 50);
     };
     for (const answer of [grpcAnswer(Buffer.concat([frame(HI), frame(HI)])), open, apart]) {
-      const started = Date.now();
       const error = await failed(say(await peer(answer)));
-      expect(Date.now() - started).toBeLessThan(1500);
       expect(error).toBeInstanceOf(SendError);
       expect(error!.message).toBe('the server answered the unary call ferry.test.Echo/Say with more than one message; a unary call answers with exactly one, so the server broke the gRPC protocol.');
     }
@@ -219,9 +217,7 @@ describe('gRPC: a client-streaming call answered with more than one message', ()
       stream.write(Buffer.concat([frame(HI), frame(HI)]));
     });
     const request = requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Collect', grpc: PROTO, body: { type: 'json', text: '[{"text":"a"}]' }, settings: { timeoutMs: 3000 } });
-    const started = Date.now();
     const error = await sendWith(grpcKind, request).then(() => undefined, (e: Error) => e);
-    expect(Date.now() - started).toBeLessThan(1500);
     expect(error!.message).toBe('the server answered the client-streaming call ferry.test.Echo/Collect with more than one message; a client-streaming call answers with exactly one, so the server broke the gRPC protocol.');
   });
 });

@@ -191,13 +191,11 @@ describe('gRPC', () => {
   });
 
   it('settings.timeoutMs is the deadline: a slow method answers DEADLINE_EXCEEDED', async () => {
-    const started = Date.now();
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Slow', grpc: PROTO, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 300 } });
     expect(result.outcome).toMatchObject({ status: 4, text: 'DEADLINE_EXCEEDED', ok: false });
     // Ferry's client ended the call at the deadline, not the server: said so (client-status.ts).
     expect(result.outcome.label).toMatch(/^4 DEADLINE_EXCEEDED: Ferry's gRPC client ended the call, as the server sent no status: no status came from 127\.0\.0\.1:\d+ within settings\.timeoutMs \(300 ms\)/);
     expect(result.outcome.rule).toBe('a gRPC request without tests fails unless its status is 0 OK');
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('without protoFiles the descriptors come from server reflection', async () => {

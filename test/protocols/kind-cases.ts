@@ -159,11 +159,10 @@ export function describeKindCases(kindCase: KindCase): void {
       const peer = await (kindCase.silentPeer ?? silentPeer)();
       cleanups.push(() => peer.close());
       const controller = new AbortController();
-      const started = Date.now();
-      const sending = sendCase(kindCase, requestFor(kindCase, kindCase.urlFor(peer.port), { timeoutMs: 20000, stream: { timeoutMs: 20000 } }), controller.signal);
+      // Time limits far past the test's own: a cancel that did not end the send fails the test by its timeout.
+      const sending = sendCase(kindCase, requestFor(kindCase, kindCase.urlFor(peer.port), { timeoutMs: 120_000, stream: { timeoutMs: 120_000 } }), controller.signal);
       setTimeout(() => controller.abort(), 150);
       const outcome = await sending.then((r) => r, (e: Error) => e);
-      expect(Date.now() - started).toBeLessThan(5000);
       if (outcome instanceof Error) {
         expect(outcome).toBeInstanceOf(SendError);
         expect(outcome.message).toContain('cancelled');

@@ -31,8 +31,7 @@ const sse = (message: unknown) => `event: message\ndata: ${JSON.stringify(messag
 const textResult = (id: Message['id'], text: string) => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } });
 
 // The first send loads the MCP client (call.js and the SDK, transformed for the tests) on first
-// use: several seconds on a loaded machine, which the first timed call (sampling, < 3 s) paid and
-// failed with 3458 ms in a full run. Loaded here, the calls' times are the calls'.
+// use: several seconds on a loaded machine. Loaded here, before any call's own time limit runs.
 beforeAll(async () => {
   await import('../../src/protocols/mcp/call.js');
 }, 60_000);
@@ -120,6 +119,10 @@ async function legacy(call: (message: Message, stream: http.ServerResponse) => v
   return { url: `http://${host}/sse`, host };
 }
 
+/**
+ * A call that "fails at once" is told from one that waited for its time limit by its words: the
+ * limit's failure says so (kind timeout), never what these tests expect. No test times a call.
+ */
 function send(url: string, fields: Record<string, unknown> = {}, extra: { maxResponseMb?: number } = {}): Promise<ProtocolResult> {
   return sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url, settings: { timeoutMs: 10000 }, mcp: { transport: 'streamableHttp', call: 'tool', name: 'go' }, ...fields }), undefined, extra);
 }
@@ -144,12 +147,6 @@ async function failure(promise: Promise<unknown>): Promise<SendError> {
 
 const text = (result: ProtocolResult) => (JSON.parse(Buffer.from(result.body).toString('utf8')) as { content: Array<{ text: string }> }).content[0]!.text;
 
-async function timed<T>(work: Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = Date.now();
-  const value = await work;
-  return { value, ms: Date.now() - started };
-}
-
 describe('MCP: a server that sends requests to the client', () => {
   for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list']) {
     it(`${method} during a call is answered at once (method not found: Ferry offers none of them), and the call goes on`, async () => {
@@ -158,9 +155,8 @@ describe('MCP: a server that sends requests to the client', () => {
         res.write(sse({ jsonrpc: '2.0', id: 'asks-1', method, params: method === 'roots/list' ? {} : { messages: [], maxTokens: 1, message: 'ok?', requestedSchema: { type: 'object', properties: {} } } }));
         void posted.reply('asks-1').then((reply) => res.end(sse(textResult(message.id, `client said ${reply.error?.code ?? 'a result'}`))));
       });
-      const { value, ms } = await timed(send(peer.url));
+      const value = await send(peer.url);
       expect(text(value)).toBe('client said -32601');
-      expect(ms).toBeLessThan(3000);
     });
   }
 });
@@ -186,26 +182,23 @@ describe('MCP: notifications during a call', () => {
       res.on('drain', more);
       more();
     });
-    const { value: error, ms } = await timed(failure(send(peer.url, { settings: { timeoutMs: 1500 } }, { maxResponseMb: 0 })));
+    const error = await failure(send(peer.url, { settings: { timeoutMs: 1500 } }, { maxResponseMb: 0 }));
     expect(error.kind).toBe('timeout');
-    expect(ms).toBeLessThan(4000);
   });
 });
 
 describe('MCP: answers the call never gets', () => {
   it('a JSON answer to the call with an id the client never used fails the call at once, saying so (it waited to the time limit)', async () => {
     const peer = await streamable((_message, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(textResult(9999, 'for someone else'))));
-    const { value: error, ms } = await timed(failure(send(peer.url)));
+    const error = await failure(send(peer.url));
     expect(error.message).toBe(`the tool call failed: the MCP server at ${peer.host} ended its answer to tools/call without answering it; it answered id 9999 instead, which Ferry did not send.`);
     expect(error.kind).toBe('protocol');
-    expect(ms).toBeLessThan(3000);
   });
 
   it('an event stream that ends without the answer (one with another id) fails the call at once (it waited to the time limit)', async () => {
     const peer = await streamable((_message, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end(sse(textResult('other', 'for someone else'))));
-    const { value: error, ms } = await timed(failure(send(peer.url)));
+    const error = await failure(send(peer.url));
     expect(error.message).toBe(`the tool call failed: the MCP server at ${peer.host} ended its answer to tools/call without answering it; it answered id "other" instead, which Ferry did not send.`);
-    expect(ms).toBeLessThan(3000);
   });
 
   it('the connection dropped in the middle of the event stream fails the call at once (it waited to the time limit)', async () => {
@@ -214,9 +207,8 @@ describe('MCP: answers the call never gets', () => {
       res.write(sse({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } }));
       res.write(`event: message\ndata: ${JSON.stringify(textResult(message.id, 'cut')).slice(0, 20)}`, () => res.destroy());
     });
-    const { value: error, ms } = await timed(failure(send(peer.url)));
+    const error = await failure(send(peer.url));
     expect(error.message).toBe(`the tool call failed: the connection to the MCP server at ${peer.host} broke before its answer to tools/call came (other side closed).`);
-    expect(ms).toBeLessThan(3000);
   });
 });
 
@@ -266,16 +258,14 @@ describe('MCP: an answer the server resumes', () => {
 describe('MCP over HTTP+SSE: answers the call never gets', () => {
   it('the stream dropped while the call waits fails the call at once (it waited to the time limit)', async () => {
     const peer = await legacy((_message, stream) => stream.destroy());
-    const { value: error, ms } = await timed(failure(send(peer.url, { mcp: { transport: 'sse', call: 'tool', name: 'go' } })));
+    const error = await failure(send(peer.url, { mcp: { transport: 'sse', call: 'tool', name: 'go' } }));
     expect(error.message).toBe(`the tool call failed: the connection to the MCP server at ${peer.host} broke before its answer to tools/call came: its event stream (HTTP+SSE) was cut (other side closed).`);
-    expect(ms).toBeLessThan(3000);
   });
 
   it('the stream ended while the call waits fails the call at once (it waited to the time limit)', async () => {
     const peer = await legacy((_message, stream) => stream.end());
-    const { value: error, ms } = await timed(failure(send(peer.url, { mcp: { transport: 'sse', call: 'tool', name: 'go' } })));
+    const error = await failure(send(peer.url, { mcp: { transport: 'sse', call: 'tool', name: 'go' } }));
     expect(error.message).toBe(`the tool call failed: the MCP server at ${peer.host} ended its event stream (HTTP+SSE) before answering tools/call.`);
-    expect(ms).toBeLessThan(3000);
   });
 
   it('an answer with an id the client never used is passed over; the call waits for its own', async () => {
@@ -299,10 +289,9 @@ describe('MCP: Streamable HTTP answers that are neither JSON nor an event stream
   ] as const) {
     it(`${label}: the call fails at once, saying what came (it said the SDK's words only)`, async () => {
       const peer = await streamable((_message, res) => res.writeHead(200, headers).end(body));
-      const { value: error, ms } = await timed(failure(send(peer.url)));
+      const error = await failure(send(peer.url));
       expect(error.message).toBe(said(peer.host));
       expect(error.kind).toBe('protocol');
-      expect(ms).toBeLessThan(3000);
     });
   }
 
@@ -342,16 +331,14 @@ describe('MCP: a server that fails a call and then never answers the listing tha
 
   it("a call's error is said within the time limit, not 60 s later (the SDK's own limit on the listing)", async () => {
     const peer = await silentList((id) => ({ jsonrpc: '2.0', id, error: { code: -32602, message: 'no such tool' } }));
-    const { value: error, ms } = await timed(failure(send(peer.url, { settings: { timeoutMs: 1500 } })));
+    const error = await failure(send(peer.url, { settings: { timeoutMs: 1500 } }));
     expect(error.message).toBe('the tool call failed: MCP error -32602: no such tool.');
-    expect(ms).toBeLessThan(4000);
   });
 
   it('an isError result is the answer within the time limit', async () => {
     const peer = await silentList((id) => ({ jsonrpc: '2.0', id, result: { isError: true, content: [{ type: 'text', text: 'broken' }] } }));
-    const { value: result, ms } = await timed(send(peer.url, { settings: { timeoutMs: 1500 } }));
+    const result = await send(peer.url, { settings: { timeoutMs: 1500 } });
     expect(result.outcome).toMatchObject({ ok: false, label: 'isError: broken' });
-    expect(ms).toBeLessThan(4000);
   });
 
   it('live: a call that fails is said within its time limit, and the session stays open', async () => {
@@ -361,9 +348,7 @@ describe('MCP: a server that fails a call and then never answers the listing tha
     const agents = new HttpAgents();
     const live = await mcpKind.connect!(prepared, { agents, maxResponseMb: 50, workspaceRoot: process.cwd(), allowFilesOutside: false }, { onMessage: () => {} });
     closers.push(() => void live.close().then(() => agents.close()));
-    const started = Date.now();
     await expect(live.call('callTool', { name: 'go' })).rejects.toThrow('callTool failed: MCP error -32602: no such tool.');
-    expect(Date.now() - started).toBeLessThan(4000);
     expect(live.isOpen).toBe(true);
   });
 });

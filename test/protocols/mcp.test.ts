@@ -238,6 +238,7 @@ describe('MCP: answers past maxResponseMb', () => {
     return { url: `http://${host}/mcp`, host, sent, close: () => { server.closeAllConnections(); server.close(); } };
   }
 
+  // Cut at the bound, not read to the time limit: the failure's words say which (the limit's are its own).
   const sendBounded = (fields: Record<string, unknown>) => sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', settings: { timeoutMs: 10000 }, ...fields }), undefined, { maxResponseMb: 1 });
 
   it('Streamable HTTP: a JSON answer past the bound fails the call naming the setting (it was read whole)', async () => {
@@ -257,10 +258,8 @@ describe('MCP: answers past maxResponseMb', () => {
       flood(res, 'event: message\ndata: ', 'x'.repeat(64 * 1024), sent);
     });
     try {
-      const started = Date.now();
       const error = await failure(sendBounded({ url: peer.url, mcp: { transport: 'streamableHttp', call: 'tool', name: 'big' } }));
       expect(error.message).toBe(words(peer.host));
-      expect(Date.now() - started).toBeLessThan(5000);
       expect(peer.sent.bytes).toBeLessThan(8 * 1024 * 1024);
     } finally {
       peer.close();
@@ -270,10 +269,8 @@ describe('MCP: answers past maxResponseMb', () => {
   it('HTTP+SSE: an event stream flooding after naming its endpoint is cut at the bound', async () => {
     const peer = await hostile(() => {});
     try {
-      const started = Date.now();
       const error = await failure(sendBounded({ url: peer.url.replace('/mcp', '/sse'), mcp: { transport: 'sse', call: 'tool', name: 'big' } }));
       expect(error.message).toBe(words(peer.host));
-      expect(Date.now() - started).toBeLessThan(5000);
       expect(peer.sent.bytes).toBeLessThan(8 * 1024 * 1024);
     } finally {
       peer.close();
@@ -527,16 +524,15 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     return false;
   }
 
+  // Cut at the bound, not read to the time limit: the failure's words say which (the limit's are its own).
   const sendBounded = (program: ProgramSpec) =>
     sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url: program.command, settings: { timeoutMs: 15000 }, mcp: { transport: 'stdio', call: 'tool', name: 'big' } }), undefined, { maxResponseMb: 1, programs: allowing(program) });
 
   it('one endless line (an answer without its newline) is cut at the bound at once and the program stopped (the SDK buffered 10 MB whatever the setting, then said "Connection closed")', async () => {
     const program = floodingProgram('endless-line', '{"jsonrpc":"2.0","id":ID,"result":{"content":[{"type":"text","text":"', 'x'.repeat(64 * 1024));
-    const started = Date.now();
     const error = await failure(sendBounded(program));
     expect(error.message).toBe(words(program.command));
     expect(error.kind).toBe('tooLarge');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(await stopped(program.pidFile)).toBe(true);
   });
 
@@ -556,20 +552,16 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 
   it('a program that closes its standard output but keeps running fails at once, and is stopped (it ran to the time limit, forever with none)', async () => {
     const program = handMadeProgram('closes-stdout', `process.stdout.end(); setInterval(() => {}, 1000);`);
-    const started = Date.now();
     const error = await failure(sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url: program.command, settings: { timeoutMs: 0 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }), undefined, { programs: allowing(program) }));
     expect(error.message).toBe(`the MCP server "${program.command}" closed its standard output but kept running, so no answer could come; Ferry stopped it.`);
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(await stopped(program.pidFile)).toBe(true);
   });
 
   it('endless output of whole lines (notifications that never end) is cut at the bound too (it ran to the time limit)', async () => {
     const line = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'y'.repeat(1000) } })}\n`;
     const program = floodingProgram('endless-lines', '', line.repeat(64));
-    const started = Date.now();
     const error = await failure(sendBounded(program));
     expect(error.message).toBe(words(program.command));
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(await stopped(program.pidFile)).toBe(true);
   });
 });

@@ -70,11 +70,9 @@ function brokerCases(label: string, start: () => Promise<Broker>, version: 'v311
       const variables = buildVariableScope({ overrides: new Map([['t', name]]) });
       const prepared = await prepareRequest({ request, folders: [], workspace: { root: process.cwd(), file: workspaceSchema.parse({ version: 1 }) }, variables }, { kind: requestKind('mqtt') });
       const agents = new HttpAgents();
-      const started = Date.now();
       const result = await requestKind('mqtt').send!(prepared, { agents, maxResponseMb: 50, workspaceRoot: process.cwd(), allowFilesOutside: false }).finally(() => agents.close());
       expect(result.stream).toEqual({ events: 1, stoppedBy: 'event' });
       expect(received(result)[0]).toMatchObject({ topic: name, text: 'hi' });
-      expect(Date.now() - started).toBeLessThan(3000);
     });
 
     it('a retained message reaches a later subscriber, marked retain', async () => {
@@ -315,10 +313,8 @@ describe('mqtt: brokers that refuse or close', () => {
     await new Promise<void>((resolve) => noise.listen(0, '127.0.0.1', resolve));
     const noisePort = (noise.address() as import('node:net').AddressInfo).port;
     try {
-      const started = Date.now();
       const error = await failure(sendRequest('mqtt', { url: `mqtt://127.0.0.1:${noisePort}`, settings: { timeoutMs: 5000 } }));
       expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${noisePort} answered the connection with something that is not MQTT (its first packet is of type 0, not a CONNACK). Is it an MQTT broker (a TLS one needs mqtts://), and does it take mqtt.version v311?`);
-      expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       noise.close();
     }
@@ -388,10 +384,8 @@ describe('mqtt: brokers that refuse or close', () => {
       if (packet.cmd === 'connect') socket.write(CONNACK);
     });
     try {
-      const started = Date.now();
       const error = await failure(sendRequest('mqtt', { url: broker.url, mqtt: { keepAliveSecs: 1 }, settings: { stream: { timeoutMs: 10000 } } }));
       expect(error.message).toBe(`the MQTT broker at 127.0.0.1:${broker.port} stopped answering: no PINGRESP to Ferry's keep-alive ping within 1.5 s (1.5 × the keep-alive of 1 s), so Ferry closed the connection; check that the broker is up and reachable, or raise mqtt.keepAliveSecs.`);
-      expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await broker.close();
     }

@@ -63,10 +63,8 @@ describe('a peer that answers with something that is not HTTP', () => {
   ];
   for (const [label, fields, kind] of cases) {
     it(`${label}: named as not valid HTTP, with the port to check`, async () => {
-      const started = Date.now();
       const error = await failure(sendRequest(kind as 'websocket', { ...fields(), settings: { timeoutMs: 5000 } }));
       expect(error.message).toMatch(new RegExp(`^${host.replace(/\./g, '\\.')} answered something that is not valid HTTP: .+ \\(HPE_[A-Z_]+\\); check the URL's port\\.$`));
-      expect(Date.now() - started).toBeLessThan(3000);
     });
   }
 });

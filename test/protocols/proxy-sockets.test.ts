@@ -251,9 +251,7 @@ describe('gRPC requests through a proxy', () => {
       const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
       try {
         for (let i = 1; i <= 2; i++) {
-          const started = Date.now();
           const error = await failure(sendVia(through(proxyUrl), 'grpc', say(plain.url, { timeoutMs: 3000 })));
-          expect(Date.now() - started).toBeLessThan(1500);
           expect((error as SendError).kind).toBe('proxy');
           expect(error.message).toMatch(mode === '502' ? `the proxy ${proxyUrl} would not open a tunnel to ${host(plain)} (it answered 502 to CONNECT)` : `the proxy ${proxyUrl} closed the connection without answering CONNECT for ${host(plain)}.`);
           expect(connects).toHaveLength(i);

@@ -211,10 +211,8 @@ describe('SSE requests against a raw server', () => {
   it('cancel ends an open stream with the cancel message', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const started = performance.now();
     const error = await fail(sendSse(req(`${rawUrl}/quiet`), stream({ timeoutMs: 5_000 }), { agents, signal: controller.signal }));
     expect(error.message).toBe('the request was cancelled.');
-    expect(performance.now() - started).toBeLessThan(4_000);
   });
 
   it('a ws:// URL is refused with a message naming SSE', async () => {

@@ -256,28 +256,25 @@ describe('hand-made WebSocket peers', () => {
   });
 
   it("a close frame ends reading at once, though the server keeps the connection open (ws waited 30 s for it to go)", async () => {
+    // ws's own wait for the connection to go was 30 s: under this test's 10 s timeout, a read that waits for it fails the test.
     // A text frame "hi", then a close frame 1000 "bye"; the TCP connection stays.
     const peer = await rawPeer((socket) => socket.write(Buffer.from([0x81, 2, 0x68, 0x69, 0x88, 5, 0x03, 0xe8, 0x62, 0x79, 0x65])));
     try {
-      const started = Date.now();
       const result = await sendRequest('websocket', { url: peer.url, settings: { stream: { timeoutMs: 0 } } });
-      expect(Date.now() - started).toBeLessThan(3000);
       expect(result.stream).toEqual({ events: 1, stoppedBy: 'closed', closedWith: 'close code 1000 "bye"' });
       expect(result.detail).toMatchObject({ closeCode: 1000, closeReason: 'bye' });
     } finally {
       peer.close();
     }
-  });
+  }, 10_000);
 
   it('is cut once 60 pongs wait unsent, as ws clients do, and the request fails naming the flood (it passed as closed 1006)', async () => {
     const peer = await pingFlood();
     try {
       const request = requestSchema.parse({ name: 'pings', kind: 'websocket', url: peer.url, settings: { timeoutMs: 5000, stream: { timeoutMs: 8000 } } });
-      const started = Date.now();
       const error = await failure(sendWith(requestKind('websocket'), request, undefined, { maxResponseMb: 1 }));
       expect(error.message).toBe(`${peer.host} flooded the connection with WebSocket pings without reading Ferry's pongs (60 pongs waiting to be sent), so Ferry closed the connection; the server must read what it is sent.`);
       expect((error as SendError).kind).toBe('protocol');
-      expect(Date.now() - started).toBeLessThan(4000);
       expect(peer.sent.bytes).toBeLessThan(16 * 1024 * 1024);
     } finally {
       peer.close();
