@@ -9,9 +9,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request as httpRequest } from 'undici';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { ContractDocuments, checkResponse, contractTestFor, type ContractFolder, type ContractRequest } from '../../src/contract/index.js';
-import type { FolderFile, RequestFile } from '../../src/model/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractDocuments, checkResponse, contractTestFor, type ContractFolder } from '../../src/contract/index.js';
 import { CORPUS } from '../support/corpus.js';
 
 
@@ -119,12 +118,5 @@ describe('every corpus document', () => {
     expect(operations).toBeGreaterThan(1000);
     // Real documents both accept and reject this body somewhere.
     expect([...results].sort()).toEqual(['failed', 'passed']);
-  });
-});
-
-describe('the workspace model', () => {
-  it('passes its request and folder objects as they are', () => {
-    expectTypeOf<RequestFile>().toMatchTypeOf<ContractRequest>();
-    expectTypeOf<FolderFile>().toMatchTypeOf<ContractFolder>();
   });
 });
