@@ -548,7 +548,7 @@ describe('ferry mcp', () => {
     const sse = await call('send_request', { path: 'Events.yaml', variables: { eventsUrl: events.json.url } });
     expect(sse.isError).toBe(false);
     expect(sse.json.kind).toBe('sse');
-    expect(sse.json.stream.stoppedBy).toBeDefined();
+    expect(sse.json.stream.stoppedBy).toBe('event'); // settings.stream.event: greeting, the first event's name
     expect(sse.json.messages[0]).toMatchObject({ event: 'greeting', text: 'Hello Ada' });
     // A stream read long reports each message as progress (a count, no content), so a client's timeout can wait for it.
     const progress: Array<{ progress: number; total?: number; message?: string }> = [];

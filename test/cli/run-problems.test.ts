@@ -110,10 +110,20 @@ describe('misspelt fields in ferry run', () => {
     expect(complete.stderr).toBe('');
   });
 
-  it('-r json: the report has no place for warnings, so they go to stderr', async () => {
+  it('-r json: the warnings are in the report and on stderr (a CI log shows them too)', async () => {
     const result = await ferry(['-w', typos.root, 'run', 'Shop', '-r', 'json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toBeTruthy();
+    // The report is whole JSON on stdout, of the one request run, its warnings those of the files it read (c786b676).
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      version: 1,
+      summary: { requests: 1, failedRequests: 0 },
+      results: [{ path: 'Shop/get.yaml', status: 200 }],
+      warnings: [
+        'ferry.yaml: fields that ferry.yaml does not have are ignored: varaibles (did you mean variables?).',
+        'requests/Shop/_folder.yaml: fields that folder settings do not have are ignored: hedaers (did you mean headers?).',
+        'requests/Shop/get.yaml: fields that requests do not have are ignored: settings.folowRedirects (did you mean followRedirects?), hedaers (did you mean headers?), colour.',
+      ],
+    });
     expect(result.stderr).toContain('ferry: warning: requests/Shop/get.yaml: fields that requests do not have are ignored: settings.folowRedirects (did you mean followRedirects?), hedaers (did you mean headers?), colour.');
     // No environment chosen: the environment's fields are not read, so not warned about.
     expect(result.stderr).not.toContain('environments/dev.yaml');

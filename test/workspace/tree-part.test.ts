@@ -95,7 +95,7 @@ describe('reading part of the request tree', () => {
     await write(root, 'requests/Outer.yaml', 'name: Outer request\nurl: http://127.0.0.1:9/outer\n');
     const paths = (ws: Workspace, p: string[]) => selectRequests(ws.tree, p).map((i) => i.node.path);
     const folder = await openWorkspace(root, { requests: ['Outer/'] });
-    expect(folder.part).toBeDefined();
+    expect(folder.part).toEqual(['Outer/']);
     expect(paths(folder, ['Outer/'])).toEqual(['Outer/Middle/Inner/Deep.yaml', 'Outer/Middle/Mid.yaml', 'Outer/Top.yaml']);
     const request = await openWorkspace(root, { requests: ['Outer.yaml'] });
     expect(paths(request, ['Outer.yaml'])).toEqual(['Outer.yaml']);
@@ -107,7 +107,7 @@ describe('reading part of the request tree', () => {
   it('keeps the warnings of the files it reads (a broken request named, once, with overlapping paths)', async () => {
     const root = await nestedWorkspace();
     const part = await openWorkspace(root, { requests: ['Other', 'Other/Broken'] });
-    expect(part.part).toBeDefined();
+    expect(part.part).toEqual(['Other', 'Other/Broken']);
     expect(part.warnings.map((w) => w.file)).toEqual(['requests/Other/Broken.yaml']);
     const items = selectRequests(part.tree, ['Other']);
     expect(items.map((i) => i.node.type)).toEqual(['request', 'broken']);

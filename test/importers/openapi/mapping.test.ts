@@ -25,7 +25,8 @@ describe('OpenAPI 3.0 petstore', () => {
     expect(JSON.parse(String(create.body?.text))).toEqual({ id: 0, name: 'string', tag: 'string' });
     expect(requestFor(result, 'GET /pets/{petId}').url).toBe('{{baseUrl}}/pets/{{petId}}');
     expect(envValue(result, 'baseUrl')?.value).toBe('http://petstore.swagger.io/v1');
-    expect(envValue(result, 'petId')).toBeDefined();
+    // A path parameter of type string, with no example: the schema's own example value.
+    expect(envValue(result, 'petId')).toEqual({ key: 'petId', value: 'string' });
     expect(result.environments[0]?.name).toBe('Swagger Petstore');
   });
 
@@ -105,8 +106,22 @@ describe('Swagger 2.0', () => {
     const result = await corpus('swagger20-redoc-demo.yaml');
     const addPet = requestFor(result, 'POST /pet');
     expect(['json', 'xml']).toContain(addPet.body?.type);
-    const upload = requestsOf(result).find((r) => r.request.body?.type === 'multipart' || r.request.body?.type === 'formUrlencoded');
-    expect(upload).toBeDefined();
+    // The document's formData parameters, by the operation's consumes: fields named, described, typed.
+    expect(requestFor(result, 'POST /pet/{petId}').body).toEqual({
+      type: 'formUrlencoded',
+      form: [
+        { key: 'name', value: 'string', description: 'Updated name of the pet' },
+        { key: 'status', value: 'string', description: 'Updated status of the pet' },
+      ],
+    });
+    // Multipart parts have no description (spec 2.5); the `type: file` parameter is a file part.
+    expect(requestFor(result, 'POST /pet/{petId}/uploadImage').body).toEqual({
+      type: 'multipart',
+      multipart: [
+        { key: 'additionalMetadata', value: 'string' },
+        { key: 'file', value: '', file: true },
+      ],
+    });
   });
 });
 
