@@ -19,7 +19,7 @@ import type { AppServer } from '../../src/app/server/index.js';
 
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, responseText } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, responseText, savesDone } from './browser.js';
 import { startAuthServer, startResourceServer, type AuthServer, type ResourceServer } from './token-servers.js';
 
 const missing = browserMissing();
@@ -316,7 +316,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     await page.getByRole('treeitem', { name: /Good XML/ }).click();
     expect(await page.getByTestId('unsaved-bar').count()).toBe(1);
     expect(await page.getByLabel('Request name').inputValue()).toBe('Made by curl');
-    await new Promise((r) => setTimeout(r, 1_000)); // longer than the editor's save delay
+    await savesDone(page); // an edit that would write the file has written it by now
     expect((await fs.readdir(folder)).sort()).toEqual(before);
 
     await page.keyboard.press('Control+s');

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, logPage, openAppPage, waitForFile, WEB_ROOT, type PageLog } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, logPage, openAppPage, savesDone, waitForFile, WEB_ROOT, type PageLog } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -48,18 +48,6 @@ function startEcho(): Promise<{ base: string; received: http.IncomingHttpHeaders
       });
     });
   });
-}
-
-/**
- * Copy as code writes what the editor has not saved yet (the debounced save, and a save on its way)
- * before its dialog opens: once the code shows, whatever the steps before set going has reached the
- * file, and nothing of theirs is left to write it later. The dialog is closed again.
- */
-async function savesDone(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Copy as code' }).click();
-  await expect.poll(() => page.getByTestId('code').count()).toBe(1);
-  await page.getByRole('dialog', { name: 'Copy as code' }).getByRole('button', { name: 'Close' }).click();
-  await expect.poll(() => page.getByRole('dialog', { name: 'Copy as code' }).count()).toBe(0);
 }
 
 describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {

@@ -252,6 +252,18 @@ export async function liveTaken(page: Page): Promise<LiveTaken> {
   };
 }
 
+/**
+ * Copy as code writes what the editor has not saved yet (the debounced save, and a save on its way)
+ * before its dialog opens: once the code shows, whatever the steps before set going has reached the
+ * file, and nothing of theirs is left to write it later. The dialog is closed again.
+ */
+export async function savesDone(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Copy as code' }).click();
+  await expect.poll(() => page.getByTestId('code').count()).toBe(1);
+  await page.getByRole('dialog', { name: 'Copy as code' }).getByRole('button', { name: 'Close' }).click();
+  await expect.poll(() => page.getByRole('dialog', { name: 'Copy as code' }).count()).toBe(0);
+}
+
 /** The app in `theme`: its Toggle theme button pressed when it shows the other one, then waited for. */
 export async function showTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   const shown = () => page.evaluate(() => document.documentElement.dataset.theme);
