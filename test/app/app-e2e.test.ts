@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, logPage, openAppPage, savesDone, waitForFile, WEB_ROOT, type PageLog } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, holdRequest, logPage, openAppPage, savesDone, waitForFile, WEB_ROOT, type PageLog } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -277,10 +277,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
     await expect.poll(() => page.getByTestId('code').textContent()).toContain("import 'package:http/http.dart'");
     // Moving fast with the arrow keys: the code is the last choice's, not a late answer's.
     await search.fill('');
+    const from = log.mark();
+    // The first choice's code answers last: held until the last choice's is shown.
+    const first = await holdRequest(page, /\/api\/export$/, 'POST');
     for (let i = 0; i < 5; i++) await search.press('ArrowUp');
+    await first.sent;
     await expect.poll(() => languages.getByRole('option', { selected: true }).textContent()).toMatch(/^Swift/);
     await expect.poll(() => page.getByTestId('code').textContent()).toContain('import Foundation');
-    await page.waitForTimeout(300);
+    first.release();
+    // Every choice's code answered and drawn, the first's too: shown, it would be there now.
+    await log.answered(/\/api\/export$/, from);
     expect(await page.getByTestId('code').textContent()).toContain('import Foundation');
     await page.getByRole('button', { name: 'Close' }).click();
   });
