@@ -39,7 +39,8 @@ export function loadDocumentSync(workspaceRoot: string, relativePath: string): D
   if (located.size > MAX_DOCUMENT_BYTES) return { ok: false, reason: `the document ${relativePath} is larger than 50 MB` };
   let text: string;
   try {
-    const fd = openSync(located.absolutePath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // Non-blocking: a named pipe swapped in since the check above must not block the open until a writer comes.
+    const fd = openSync(located.absolutePath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
     try {
       text = readFileSync(fd, 'utf8');
     } finally {

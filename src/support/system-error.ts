@@ -50,6 +50,7 @@ export function fileProblemReason(error: unknown): string {
   if (code === 'EROFS') return 'read-only file system';
   if (code === 'ENOTDIR') return 'it is a file, not a folder';
   if (code === 'EISDIR') return 'it is a folder, not a file';
+  if (code === 'EFTYPE') return 'it is not a regular file but a named pipe, a device or a socket; Ferry reads regular files only';
   return (error as Error).message;
 }
 

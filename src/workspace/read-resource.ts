@@ -137,7 +137,8 @@ export function parseYamlData(text: string): { ok: true; data: unknown } | { ok:
 export function readSmallFile(absolute: string, relative: string): { ok: true; text: string } | { ok: false; warning: Warning } {
   let fd: number;
   try {
-    fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // Non-blocking: a named pipe swapped in after the tree listed a file would block the open until a writer came.
+    fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return fail(relative, 'is a symbolic link; Ferry never follows links, so it was skipped.');

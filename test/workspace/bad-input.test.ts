@@ -1,10 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createRequest, openWorkspace, openWorkspaceFrom, readResource, renameFolder, saveRequest, WorkspaceError, type FolderNode } from '../../src/workspace/index.js';
 import { parseResource } from '../../src/model/index.js';
 import { tempDir } from '../support/temp.js';
+import { ferryProcess } from '../support/cli.js';
 import { readWhileSwapping } from '../support/link-swap.js';
 import { readTextFile } from '../../src/workspace/files.js';
 
@@ -132,6 +133,15 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(errors.filter((m) => m !== `${file} is a symbolic link; Ferry never follows links.`)).toEqual([]);
     expect(outcomes.some((o) => 'value' in o)).toBe(true);
   }, 20_000);
+
+  it('a ferry.yaml that is a named pipe is refused at once, not opened: the open waited for a writer for ever, deaf to Ctrl-C and SIGTERM', async () => {
+    const root = await tempDir();
+    execFileSync('mkfifo', [path.join(root, 'ferry.yaml')]);
+    // A process of its own: the old open blocked its main thread (SIGKILLed after 20 s by ferryProcess).
+    const run = ferryProcess(['-w', root, 'ls'], { FERRY_DATA_DIR: await tempDir() }, 20_000);
+    expect(await run.done).toBe(2);
+    expect(run.output.stderr).toContain(`${path.join(root, 'ferry.yaml')} cannot be read (it is not a regular file but a named pipe, a device or a socket; Ferry reads regular files only); the workspace cannot open without it.`);
+  }, 30_000);
 
   it('requests/, environments/ and servers/ that are links are not followed either', async () => {
     const outside = await tempDir();
