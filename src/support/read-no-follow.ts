@@ -10,7 +10,7 @@
  */
 import { constants, promises as fs } from 'node:fs';
 
-/** The path is a named pipe, a device or a socket: Ferry reads regular files only. `code` as BSD's errno for it. */
+/** The path is a named pipe, a device or a socket: Ferry reads regular files only (a folder fails as EISDIR). `code` as BSD's errno for it. */
 export class NotRegularFileError extends Error {
   override name = 'NotRegularFileError';
   readonly code = 'EFTYPE';
@@ -33,7 +33,8 @@ export async function readFileNoFollow(file: string, encoding?: 'utf8', maxBytes
   const handle = await fs.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) throw new NotRegularFileError(file);
+    // A folder reads as before, failing at once with EISDIR, which callers word ('it is a folder').
+    if (!stat.isFile() && !stat.isDirectory()) throw new NotRegularFileError(file);
     if (stat.size > maxBytes) throw new FileTooLargeError(file, maxBytes);
     const bytes = await handle.readFile();
     // The file may have grown since it was measured.
