@@ -6,7 +6,7 @@ export { ENVIRONMENT_CHANGES_KEPT, type EnvironmentMark, type HeldEnvironmentCha
 export { WorkspaceData, HISTORY_LIMIT, type CachedToken, type HistoryEntry, type ScriptScope } from './workspace-data.js';
 export {
   certificatePassphrase, CLIENT_CERTIFICATES_FIX, DEFAULT_SETTINGS, proxyWithCredentials, readCertificateFiles, readSettings, readStoredCaFiles, setSetting,
-  SettingFileError, SettingsError, storedSettingMessage, type AppSettings,
+  SettingChangedError, SettingFileError, SettingsError, storedSettingMessage, type AppSettings,
 } from './settings.js';
 export { CERT_FILE, KEY_FILE, certificateFolder, readStoredCertificate, storeCertificate, storedOrMadeCertificate, type StoredCertificate } from './certificates.js';
 export { KnownServers, serverFingerprint } from './known-servers.js';

@@ -13,7 +13,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  APP_SETTING_KEYS, certificatePassphrases, DEFAULT_SETTINGS, isAppSettingKey, isValidSetting, parseSettingText, unknownSettingMessage, type AppSettings,
+  APP_SETTING_KEYS, certificatePassphrases, DEFAULT_SETTINGS, formatSetting, isAppSettingKey, isValidSetting, parseSettingText, unknownSettingMessage, type AppSettings,
   type ClientCertificate,
 } from '../model/index.js';
 import { JsonStore } from './json-store.js';
@@ -38,17 +38,40 @@ export async function readSettings(): Promise<AppSettings> {
   return settings as unknown as AppSettings;
 }
 
-/** Parses and stores one setting given as text (`ferry config set KEY VALUE`). */
-export async function setSetting(key: string, text: string): Promise<AppSettings> {
+/**
+ * Another writer (`ferry config set`, another app window) changed the setting since the caller
+ * read it: nothing was stored. `current`: the setting's text as stored now.
+ */
+export class SettingChangedError extends Error {
+  override name = 'SettingChangedError';
+  constructor(readonly key: string, readonly current: string) {
+    super(`${key} changed since it was read (it is now ${current}); nothing was saved.`);
+  }
+}
+
+/**
+ * Parses and stores one setting given as text (`ferry config set KEY VALUE`). `base`: the
+ * setting's text as the caller last read it (the app's dialog); when the file holds another value
+ * now, nothing is stored or changed (SettingChangedError). Checked under the file's lock, before
+ * the secrets a setting keeps (a proxy password, passphrases) are touched.
+ */
+export async function setSetting(key: string, text: string, base?: string): Promise<AppSettings> {
   if (!isAppSettingKey(key)) throw new Error(unknownSettingMessage(key));
   const parsed = parseSettingText(key, text);
   if (!parsed.ok) throw new Error(parsed.message);
   let value = parsed.value;
   // The files a setting names are checked now: a run would stop on them later.
   await checkFiles(key, value);
-  if (key === 'proxy') value = await keepProxyPassword(value as string);
-  if (key === 'clientCertificates') await keepPassphrases(certificatePassphrases(text));
-  await store().update((s) => {
+  await store().update(async (s) => {
+    const stored = (s as Record<string, unknown>)[key];
+    if (base !== undefined) {
+      // As readSettings takes it: a value that is not valid (a hand edit) reads as the default.
+      const current = formatSetting(stored !== undefined && isValidSetting(key, stored) ? (stored as AppSettings[typeof key]) : DEFAULT_SETTINGS[key]);
+      // Changed to what this write stores is no conflict.
+      if (current !== base && current !== formatSetting(value)) throw new SettingChangedError(key, current);
+    }
+    if (key === 'proxy') value = await keepProxyPassword(value as string);
+    if (key === 'clientCertificates') await keepPassphrases(certificatePassphrases(text));
     (s as Record<string, unknown>)[key] = value;
   });
   return readSettings();

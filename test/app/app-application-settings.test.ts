@@ -78,6 +78,49 @@ describe('ferry app: Application settings', () => {
     expect((await config('list')).stdout).not.toMatch(/^\S+\s+\S+$/m); // every line still says (default)
   });
 
+  it('a save carrying the value it read is refused (409, nothing written) when ferry config set changed that setting since; another setting changed is no conflict', async () => {
+    const client = await open();
+    const file = path.join(ws!.dataDir, 'settings.json');
+    const read = (await client.call('GET', '/api/app-settings')).body as AppSettingsView;
+    expect(row(read, 'maxRedirects').text).toBe('10');
+    // Another program writes the same setting after the page read it.
+    await config('set', 'maxRedirects', '7');
+    const refused = await client.call('PUT', '/api/app-settings', { key: 'maxRedirects', text: '3', base: row(read, 'maxRedirects').text });
+    expect(refused.status).toBe(409);
+    const body = refused.body as AppSettingsView & { error: string };
+    expect(body.error).toBe(`maxRedirects changed in ${file} since the app read it (it is now 7); nothing was saved.`);
+    // The refusal carries the settings as the file holds them, for the page's conflict bar.
+    expect(row(body, 'maxRedirects').text).toBe('7');
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({ maxRedirects: 7 });
+    expect((await config('get', 'maxRedirects')).stdout.trim()).toBe('7');
+
+    // Another setting changed since the read: this one's save goes through, and keeps that change.
+    await config('set', 'scriptTimeoutMs', '6000');
+    const other = await client.call('PUT', '/api/app-settings', { key: 'timeoutMs', text: '1500', base: row(read, 'timeoutMs').text });
+    expect(other.status).toBe(200);
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({ maxRedirects: 7, scriptTimeoutMs: 6000, timeoutMs: 1500 });
+
+    // The value the file holds as the base (Keep mine after the conflict): written over it.
+    const kept = await client.call('PUT', '/api/app-settings', { key: 'maxRedirects', text: '3', base: '7' });
+    expect(kept.status).toBe(200);
+    expect((await config('get', 'maxRedirects')).stdout.trim()).toBe('3');
+    // Changed to the value this save writes: nothing is lost, no conflict.
+    await config('set', 'maxRedirects', '4');
+    expect((await client.call('PUT', '/api/app-settings', { key: 'maxRedirects', text: '4', base: '3' })).status).toBe(200);
+    // A proxy save refused keeps the stored password of the proxy the file holds.
+    await config('set', 'proxy', 'http://me:first@127.0.0.1:3128');
+    const proxyRefused = await client.call('PUT', '/api/app-settings', { key: 'proxy', text: 'http://you:second@127.0.0.1:3129', base: 'none' });
+    expect(proxyRefused.status).toBe(409);
+    expect(row(proxyRefused.body as AppSettingsView, 'proxy').text).toBe('http://me@127.0.0.1:3128');
+    const { proxyWithCredentials, readSettings } = await import('../../src/appdata/index.js');
+    expect(await proxyWithCredentials(await readSettings())).toBe('http://me:first@127.0.0.1:3128');
+    // A base that is not text is refused, naming it.
+    const bad = await client.call('PUT', '/api/app-settings', { key: 'maxRedirects', text: '5', base: 3 });
+    expect(bad.status).toBe(400);
+    expect((bad.body as { error: string }).error).toMatch(/^"base" must be/);
+    expect((await config('get', 'maxRedirects')).stdout.trim()).toBe('4');
+  });
+
   it('a proxy password goes to the secret store: the view never shows it', async () => {
     const client = await open();
     const answer = await client.call('PUT', '/api/app-settings', { key: 'proxy', text: 'http://me:s3cret@127.0.0.1:3128' });

@@ -4,7 +4,9 @@
  * in its field with the refusal beside it; a switch and a list save at once; "Use the default"
  * puts the default back. What the dialog saved is what `ferry config get` reads. A change of the
  * settings file while the dialog is open (`ferry config set` in a terminal, a hand edit) shows at
- * once; with a value typed and not saved, its setting changed meets the conflict bar.
+ * once; with a value typed and not saved, its setting changed meets the conflict bar. A setting
+ * changed by `ferry config set` while the dialog's save of it is on its way is not written over:
+ * the save is refused, the refusal and the bar show; another setting changed meanwhile is no conflict.
  */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -13,7 +15,7 @@ import { promisify } from 'node:util';
 import type { Browser, Dialog, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { browserMissing, closeAppPage, holdRequest, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -160,10 +162,56 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Application setti
       await expect.poll(() => dialog().count()).toBe(0);
       expect(asked.length).toBe(1);
       // Only Keep mine saved: neither Take the file's version nor Close sent the typed value.
-      expect(puts).toEqual([{ key: 'maxRedirects', text: '4' }]);
+      // Sent with the file's value the bar offered as its base: the user's choice over it.
+      expect(puts).toEqual([{ key: 'maxRedirects', text: '4', base: '9' }]);
     } finally {
       page.off('dialog', onDialog);
       page.off('request', onRequest);
     }
+  });
+
+  it('a save of a setting that ferry config set changed while the save was on its way is refused: nothing written, the refusal and the bar show; another setting changed meanwhile saves', async () => {
+    await page.getByRole('button', { name: 'Application settings' }).click();
+    const redirects = dialog().getByLabel('maxRedirects', { exact: true });
+    const timeout = dialog().getByLabel('timeoutMs', { exact: true });
+    const bar = dialog().getByRole('group', { name: 'Changed on disk' });
+    const file = path.join(ws.dataDir, 'settings.json');
+    await expect.poll(async () => redirects.inputValue()).toBe(await get('maxRedirects'));
+
+    // The save leaves the page with the value the dialog read; the terminal's change lands before it arrives.
+    let held = await holdRequest(page, /\/api\/app-settings$/, 'PUT');
+    await redirects.fill('2');
+    await redirects.press('Enter');
+    await held.sent;
+    await set('maxRedirects', '6');
+    held.release();
+    await held.answered;
+    await expect.poll(() => bar.textContent()).toContain('maxRedirects changed on disk while you were editing it.');
+    await expect.poll(() => dialog().getByRole('alert').allTextContents()).toContain(`maxRedirects changed in ${file} since the app read it (it is now 6); nothing was saved.`);
+    expect(await redirects.inputValue()).toBe('2');
+    expect(await get('maxRedirects')).toBe('6');
+    // Keep mine writes it over the file's value, on purpose.
+    await bar.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+    await expect.poll(() => get('maxRedirects')).toBe('2');
+    await expect.poll(() => bar.count()).toBe(0);
+    await expect.poll(() => dialog().getByRole('status').textContent()).toBe('maxRedirects saved.');
+    expect(await dialog().getByRole('alert').count()).toBe(0);
+
+    // Another setting changed while this one's save is on its way: saved, both kept, no bar.
+    held = await holdRequest(page, /\/api\/app-settings$/, 'PUT');
+    await timeout.fill('4500');
+    await timeout.press('Enter');
+    await held.sent;
+    await set('scriptTimeoutMs', '8000');
+    held.release();
+    await held.answered;
+    await expect.poll(() => dialog().getByRole('status').textContent()).toBe('timeoutMs saved.');
+    expect(await get('timeoutMs')).toBe('4500');
+    expect(await get('scriptTimeoutMs')).toBe('8000');
+    await expect.poll(() => dialog().getByLabel('scriptTimeoutMs', { exact: true }).inputValue()).toBe('8000');
+    expect(await bar.count()).toBe(0);
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toMatchObject({ maxRedirects: 2, timeoutMs: 4500, scriptTimeoutMs: 8000 });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog().count()).toBe(0);
   });
 });

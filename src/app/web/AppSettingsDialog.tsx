@@ -6,11 +6,13 @@
  * app's other editors do (guarded-close.ts). `diskChanges` moves when the settings file changes
  * (`ferry config set` in a terminal): the settings are read again (disk-reread.ts, as the other
  * editors), every field not typed in shows the new value, and a setting typed in and not saved
- * whose value changed meets the conflict bar.
+ * whose value changed meets the conflict bar. A save carries the setting's value as the dialog
+ * last read it: changed in the file meanwhile (before the watcher said so), the save is refused
+ * (409), nothing is written, and the bar offers the file's value beside what was sent.
  */
 import { useRef, useState } from 'react';
 import type { AppSettingView, AppSettingsView } from '../shared/api.js';
-import { api, stableJson } from './api.js';
+import { api, ApiFailure, stableJson } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
 import { Modal } from './Modal.js';
 import { useGuardedClose } from './guarded-close.js';
@@ -112,7 +114,11 @@ export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: numbe
     wanted.current[setting.key] = text;
     setSending((s) => ({ ...s, [setting.key]: text }));
     try {
-      const answer = await saving.save((sent) => api.put<AppSettingsView>('/api/app-settings', { key: setting.key, text: sent }), (answer) => {
+      // The setting as this dialog last read it (or as the save this one follows left it): the
+      // server refuses the save (409) when the file holds another value now.
+      const send = (sent: string, after: AppSettingsView | undefined) =>
+        api.put<AppSettingsView>('/api/app-settings', { key: setting.key, text: sent, base: after ? textOf(after.settings, setting.key) : setting.text });
+      const answer = await saving.save(send, (answer) => {
         setView(answer);
         lastSaved.current[setting.key] = textOf(answer.settings, setting.key)!;
       });
@@ -124,8 +130,18 @@ export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: numbe
       setProblems(({ [setting.key]: _, ...rest }) => rest);
       setSaved(setting.key);
     } catch (e) {
-      // A refused switch or choice shows the stored value again; typed text stays to be corrected.
-      if (setting.type === 'flag' || setting.type === 'choice') setTyped(({ [setting.key]: _, ...rest }) => rest);
+      const file = e instanceof ApiFailure ? (e.body as Partial<AppSettingsView> | undefined)?.settings : undefined;
+      const now = file ? textOf(file, setting.key) : undefined;
+      if (file && now !== undefined) {
+        // Changed since read (ferry config set, another window): the field keeps what was sent,
+        // the bar offers the file's value, and the refusal stays beside the field.
+        setView((v) => (v ? { ...v, settings: file } : v));
+        setTyped((t) => ({ ...t, [setting.key]: t[setting.key] ?? text }));
+        setConflict((c) => ({ ...c, [setting.key]: now }));
+      } else if (setting.type === 'flag' || setting.type === 'choice') {
+        // A refused switch or choice shows the stored value again; typed text stays to be corrected.
+        setTyped(({ [setting.key]: _, ...rest }) => rest);
+      }
       setProblems((p) => ({ ...p, [setting.key]: (e as Error).message }));
       setSaved(null);
     } finally {
@@ -174,8 +190,8 @@ export function AppSettingsDialog({ diskChanges, onClose }: { diskChanges: numbe
         <ConflictBar
           file={clashing}
           message={`${Object.keys(clashing).join(', ')} changed on disk while you were editing ${Object.keys(clashing).length === 1 ? 'it' : 'them'}.`}
-          // The dialog shows the file's values already (taken when read), and a setting's save is
-          // checked against nothing: there is no base to move.
+          // The dialog shows the file's values already (taken when read or refused), and a
+          // setting's save is checked against the value shown: there is no base of its own to move.
           setBase={() => undefined}
           show={(file) => {
             const drop = (by: Record<string, string>) => Object.fromEntries(Object.entries(by).filter(([key]) => !(key in file)));
