@@ -17,7 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, holdRequest, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { startAuthServer, type AuthServer } from './token-servers.js';
 
@@ -348,5 +348,35 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     const saved = parse(await fs.readFile(path.join(ws.root, 'requests/Vault/_folder.yaml'), 'utf8'));
     // clientCredentials is the default grant, which the file leaves out.
     expect(saved.auth).toEqual({ type: 'oauth2', tokenUrl: '{{authBase}}/token', clientId: 'app-2', username: 'ada', password: 'pw-1', authUrl: 'https://id.example/authorize', pkce: false });
+  });
+
+  it("a save refused because the file changed while it was on its way keeps its refusal on screen with the conflict bar (the read of that change does not replace it)", async () => {
+    const file = path.join(ws.root, 'requests/Team- Blue/_folder.yaml');
+    await page.getByRole('treeitem', { name: /Team: Blue/ }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Settings…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Folder settings' });
+    await expect.poll(() => dialog.locator('h3').textContent()).toBe('Folder settings: Team: Blue requests/Team- Blue/_folder.yaml');
+    await dialog.getByRole('tab', { name: 'Headers' }).click();
+    await dialog.getByLabel('Header key 1').fill('X-Mine');
+    await dialog.getByLabel('Header value 1').fill('1');
+    // The save leaves the page; git changes the file before it arrives, and the watcher reports it meanwhile.
+    const held = await holdRequest(page, /\/api\/folder\/settings$/, 'PUT');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await held.sent;
+    await fs.writeFile(file, 'name: "Team: Blue"\ndocs: from git\n');
+    // The read of that change, made once the save has answered (none while it is on its way).
+    const reread = page.waitForResponse((r) => r.url().includes('/api/folder/settings?path=') && r.request().method() === 'GET', { timeout: 15_000 });
+    held.release();
+    await held.answered;
+    await (await reread).finished();
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    const bar = dialog.getByRole('group', { name: 'Changed on disk' });
+    await expect.poll(() => bar.count()).toBe(1);
+    await expect.poll(() => dialog.getByRole('alert').allTextContents()).toEqual(['requests/Team- Blue/_folder.yaml changed on disk since the app read it; nothing was saved.']);
+    expect(await fs.readFile(file, 'utf8')).toBe('name: "Team: Blue"\ndocs: from git\n');
+    expect(await dialog.getByLabel('Header key 1').inputValue()).toBe('X-Mine');
+    await bar.getByRole('button', { name: 'Keep mine (overwrite the file)' }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(parse(await fs.readFile(file, 'utf8'))).toEqual({ name: 'Team: Blue', headers: [{ key: 'X-Mine', value: '1' }] });
   });
 });

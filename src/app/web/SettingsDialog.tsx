@@ -45,6 +45,8 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
   const [loaded, setLoaded] = useState('');
   /** The file's settings after a refused save: the user takes them or saves theirs over them. */
   const [conflict, setConflict] = useState<EditedSettings | null>(null);
+  /** The error on screen is the save's refusal for this conflict: it says why, so the bar says nothing of its own. */
+  const [refusedForConflict, setRefusedForConflict] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [tab, setTab] = useState<Tab>('Auth');
   /** The switch Check responses against the spec (`openapi.validate`, 7.1), as shown, and as read. */
@@ -77,10 +79,9 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
     },
     same: (read) => base !== null && stableJson(read.settings) === stableJson(base),
     edited: () => base !== null && edited,
-    conflict: (read) => {
-      setError(null);
-      setConflict(read.settings);
-    },
+    // A refused save's message, if any, stays (as in the variables dialogs): it says why nothing
+    // was saved, and the bar's own words only stand in for it when there is none.
+    conflict: (read) => setConflict(read.settings),
     // Nothing typed (or nothing read yet: the first read): the file's version.
     take: (read) => {
       takeValidate(read);
@@ -96,6 +97,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
     if (!settings) return;
     try {
       setConflict(null);
+      setRefusedForConflict(false);
       setSavedNote(null);
       let closes = true;
       const answer = await sendSave<{ settings: EditedSettings; openapi?: SettingsView['openapi'] }>((sent, after) => {
@@ -122,6 +124,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
     } catch (e) {
       const changed = e instanceof ApiFailure ? (e.body as { settings?: EditedSettings } | undefined)?.settings : undefined;
       if (changed) setConflict(changed);
+      setRefusedForConflict(changed !== undefined);
       setError((e as Error).message);
     }
   };
@@ -188,7 +191,7 @@ export function SettingsDialog({ folder, diskChanges, onClose, onSaved }: { fold
       {conflict && (
         <ConflictBar
           file={conflict}
-          message={error ? undefined : 'These settings changed on disk while you were editing them.'}
+          message={error && refusedForConflict ? undefined : 'These settings changed on disk while you were editing them.'}
           setBase={setBase}
           show={(file) => { setSettings(file); setLoaded(stableJson(file)); setError(null); if (lastRead.current) takeValidate(lastRead.current); }}
           save={(file) => void save(file)}
