@@ -194,8 +194,13 @@ export function logPage(page: Page): PageLog {
   const frames: string[] = [];
   const requests: Array<{ method: string; url: string; done: Promise<unknown> }> = [];
   page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
-  // `done`: answered whole, or failed (response() gives null then).
-  page.on('request', (r) => requests.push({ method: r.method(), url: r.url(), done: r.response().then((answer) => answer?.finished()) }));
+  // `done`: answered whole, or failed (response() gives null then). One nobody waits for rejects
+  // when the page closes first: marked handled, so it is no unhandled rejection (waiters still see it).
+  page.on('request', (r) => {
+    const done = r.response().then((answer) => answer?.finished());
+    done.catch(() => {});
+    requests.push({ method: r.method(), url: r.url(), done });
+  });
   return {
     mark: () => ({ frames: frames.length, requests: requests.length }),
     changeTaken: async (file, read, from) => {
