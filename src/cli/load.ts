@@ -61,37 +61,10 @@ export function registerLoad(program: Command, ctx: CliContext): void {
     // More than the id: said here, so a misspelt `merge` with its files gets the nearest spelling.
     .allowExcessArguments()
     .action(async (id: string, flags: LoadFlags, command: Command) => {
-      if (command.args.length > 1) {
-        // `ferry load help merge`, as `ferry env help use` works (commander took `help` for the id).
-        const sub = id === 'help' ? command.commands.find((c) => c.name() === command.args[1]) : undefined;
-        if (sub) sub.help();
-        if (closestName(id, ['merge']) === 'merge') {
-          throw new CliError(`unknown command '${id}' of ferry load (Did you mean merge?): \`ferry load merge FILE...\` combines result files; \`ferry load ID\` runs one load test.`);
-        }
-        throw new CliError(`too many arguments for 'load'. Expected 1 argument but got ${command.args.length}.`);
-      }
-      checkEnvOption(flags.env, ctx.cwd);
-      const { json, outJson } = resultOutputs(flags, ctx);
-      let stages;
-      let segment;
-      let vars;
-      try {
-        stages = flags.stages === undefined ? undefined : parseStages(flags.stages);
-        segment = flags.segment === undefined ? undefined : parseSegment(flags.segment);
-        vars = parseVarOptions(flags.var ?? []);
-      } catch (error) {
-        if (error instanceof StageError || error instanceof SegmentError || error instanceof VarOptionError) throw new CliError(error.message);
-        throw error;
-      }
-      const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers, '--workers', 1, 256);
-      const ws = await openWorkspaceFor(command, ctx);
-      // As `ferry run`'s reports: inside the workspace, never through a linked folder.
-      const outFolder = outJson ? await checkReportFile(outJson, flags.outJson!, ws.root, ctx) : undefined;
-      const data = new WorkspaceData(ws.id, ws.root);
-      const settings = await readSettings();
-
       // Ctrl-C, or SIGTERM (how CI cancels a job, and `timeout` or `docker stop` end a process): every
       // worker stops at once; the partial result is printed and written, exit 1 (as `ferry run`).
+      // Taken from the command's start (and held while Ferry loaded, bin/ferry.js): one pressed while
+      // the workspace opens ends the test the same way, before its first request.
       const interrupt = new AbortController();
       const stopListening = onCtrlC((signal) => {
         interrupt.abort();
@@ -101,39 +74,11 @@ export function registerLoad(program: Command, ctx: CliContext): void {
             : `ferry: stopping (${signal}): requests in flight are cancelled; the partial result follows (a second ${signal} quits at once).`,
         );
       }, ['SIGINT', 'SIGTERM']);
-      const status = ctx.output.status ? new StatusLine(ctx.output.status) : undefined;
-      let live: LiveTotals | undefined;
-      let model: 'virtualUsers' | 'arrivalRate' = 'virtualUsers';
-      const timer = status ? setInterval(() => live && status.show(liveLine(live.view(), model)), 1000) : undefined;
-      let result: LoadResult;
       try {
-        result = await runLoadTest({
-          workspace: ws,
-          id,
-          environment: flags.env,
-          onActiveEnvironment: (message) => ctx.output.err(`ferry: ${message}`),
-          vars,
-          ...(stages ? { stages } : {}),
-          ...(segment ? { segment } : {}),
-          ...(workers !== undefined ? { workers } : {}),
-          data,
-          settings,
-          signal: interrupt.signal,
-          onPlan: (plan) => {
-            model = plan.test.model;
-            for (const notice of planNotices(plan)) ctx.output.err(`ferry: ${notice}`);
-          },
-          onLive: (totals) => (live = totals),
-        });
-      } catch (error) {
-        if (error instanceof LoadInputError) throw new CliError(error.message);
-        throw error;
+        await loadCommand(id, flags, command, ctx, interrupt.signal);
       } finally {
-        if (timer) clearInterval(timer);
-        status?.clear();
         stopListening();
       }
-      await report(result, { json, outJson, outFolder, ctx });
     });
 
   load
@@ -162,6 +107,71 @@ export function registerLoad(program: Command, ctx: CliContext): void {
       await report(merged, { json, outJson, outFolder, ctx });
     });
   for (const sub of load.commands) sub.exitOverride().configureOutput(program.configureOutput()).addHelpText('after', `\n${EXIT_CODES_HELP}`);
+}
+
+/** `ferry load ID`'s work, from its flags to its exit code; `signal` is aborted by Ctrl-C or SIGTERM, also before the test begins. */
+async function loadCommand(id: string, flags: LoadFlags, command: Command, ctx: CliContext, signal: AbortSignal): Promise<void> {
+  if (command.args.length > 1) {
+      // `ferry load help merge`, as `ferry env help use` works (commander took `help` for the id).
+      const sub = id === 'help' ? command.commands.find((c) => c.name() === command.args[1]) : undefined;
+      if (sub) sub.help();
+      if (closestName(id, ['merge']) === 'merge') {
+        throw new CliError(`unknown command '${id}' of ferry load (Did you mean merge?): \`ferry load merge FILE...\` combines result files; \`ferry load ID\` runs one load test.`);
+      }
+      throw new CliError(`too many arguments for 'load'. Expected 1 argument but got ${command.args.length}.`);
+    }
+    checkEnvOption(flags.env, ctx.cwd);
+    const { json, outJson } = resultOutputs(flags, ctx);
+    let stages;
+    let segment;
+    let vars;
+    try {
+      stages = flags.stages === undefined ? undefined : parseStages(flags.stages);
+      segment = flags.segment === undefined ? undefined : parseSegment(flags.segment);
+      vars = parseVarOptions(flags.var ?? []);
+    } catch (error) {
+      if (error instanceof StageError || error instanceof SegmentError || error instanceof VarOptionError) throw new CliError(error.message);
+      throw error;
+    }
+    const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers, '--workers', 1, 256);
+    const ws = await openWorkspaceFor(command, ctx);
+    // As `ferry run`'s reports: inside the workspace, never through a linked folder.
+    const outFolder = outJson ? await checkReportFile(outJson, flags.outJson!, ws.root, ctx) : undefined;
+    const data = new WorkspaceData(ws.id, ws.root);
+    const settings = await readSettings();
+
+    const status = ctx.output.status ? new StatusLine(ctx.output.status) : undefined;
+    let live: LiveTotals | undefined;
+    let model: 'virtualUsers' | 'arrivalRate' = 'virtualUsers';
+    const timer = status ? setInterval(() => live && status.show(liveLine(live.view(), model)), 1000) : undefined;
+    let result: LoadResult;
+    try {
+      result = await runLoadTest({
+        workspace: ws,
+        id,
+        environment: flags.env,
+        onActiveEnvironment: (message) => ctx.output.err(`ferry: ${message}`),
+        vars,
+        ...(stages ? { stages } : {}),
+        ...(segment ? { segment } : {}),
+        ...(workers !== undefined ? { workers } : {}),
+        data,
+        settings,
+        signal,
+        onPlan: (plan) => {
+          model = plan.test.model;
+          for (const notice of planNotices(plan)) ctx.output.err(`ferry: ${notice}`);
+        },
+        onLive: (totals) => (live = totals),
+      });
+    } catch (error) {
+      if (error instanceof LoadInputError) throw new CliError(error.message);
+      throw error;
+    } finally {
+      if (timer) clearInterval(timer);
+      status?.clear();
+    }
+    await report(result, { json, outJson, outFolder, ctx });
 }
 
 async function report(result: LoadResult, options: { json: boolean; outJson?: string; outFolder?: ReportFolder; ctx: CliContext }): Promise<void> {

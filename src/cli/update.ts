@@ -33,55 +33,67 @@ export function registerUpdate(program: Command, ctx: CliContext): void {
     .option('--dry-run', 'print the preview of the changes and write nothing')
     .option('--json', 'print the preview as JSON')
     .action(async (folder: string, options: UpdateOptions, command: Command) => {
-      const ws = await openWorkspaceFor(command, ctx);
-      if (await isGeneratedServer(ws.root, folder)) {
-        await updateServer(ctx, ws.root, folder, options);
-        return;
-      }
-      if ((await recoverInterruptedUpdate(ws.root)) === 'running') {
-        throw new CliError('Another `ferry update` of this workspace is running. Wait for it to finish, then update again.');
-      }
-      // The folder is checked first: `ferry update NOPE --from x` names the unknown folder, not the file.
-      const node = findImportedFolder(ws, folder);
-      const from = options.from ?? (await knownSource(ws.root, folder, node));
-      const spec = from === '-' || /^https?:\/\//i.test(from) ? from : path.resolve(options.from !== undefined ? ctx.cwd : ws.root, from);
-      let plan;
       const status = cliStatus(ctx);
       // Ctrl-C (or SIGTERM): while the document is read and compared nothing is written yet, so
       // the update quits at once; once it writes, it stops and is undone before its commit point,
       // finished after it. A second Ctrl-C quits at once (the next command undoes or finishes it).
+      // Taken from the command's start (and held while Ferry loaded, bin/ferry.js), so one pressed
+      // while the workspace opens says so too, not Node's silent end.
       const interrupt = interruptUntilWriting(status, 'nothing was updated.', ctx.output);
       try {
-        status?.show(`→ Reading ${from === '-' ? 'standard input' : from}`);
-        const input = await withNetworkFor(spec, (network) => readInput(spec, network, 'update', ctx.stdin));
-        status?.show(`→ Comparing the document with ${folder}`);
-        plan = await planUpdate(ws.root, { folder, text: input.text, source: { ...input.source, label: from === '-' ? input.source.label : from } });
-        if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) {
-          status?.show(`→ Writing ${plan.writes.length + plan.deletes.length} changes`);
-          interrupt.startWriting();
-          await applyUpdate(ws.root, plan, interrupt.signal);
-        }
-      } catch (error) {
-        if (error === interrupt.signal.reason) throw new CliError('Interrupted: the update was undone; the workspace is as it was.', EXIT.failed);
-        if (error instanceof ImportError) throw new CliError(error.message);
-        if (error instanceof UpdateWriteError) throw new CliError(error.message, EXIT.failed);
-        throw error;
+        await updateCommand(folder, options, command, ctx, status, interrupt);
       } finally {
         interrupt.dispose();
-        status?.clear();
       }
-      if (interrupt.signal.aborted) ctx.output.err('ferry: Interrupted too late to stop: the update was finished.');
-      const written = !options.dryRun && plan.writes.length + plan.deletes.length > 0;
-      if (options.json) {
-        ctx.output.out(JSON.stringify(planSummary(plan, written), null, 2));
-        return;
-      }
-      const c = paint(ctx.output);
-      const lines = [formatPreview(plan, c)];
-      if (options.dryRun && !plan.upToDate) lines.push('', c.dim('Dry run: nothing was written. Run again without --dry-run to update.'));
-      else if (written) lines.push('', c.green('Updated.'));
-      ctx.output.out(lines.join('\n'));
     });
+}
+
+type Interrupt = ReturnType<typeof interruptUntilWriting>;
+
+/** `ferry update`'s work; `interrupt` takes Ctrl-C and SIGTERM from the command's start. */
+async function updateCommand(folder: string, options: UpdateOptions, command: Command, ctx: CliContext, status: ReturnType<typeof cliStatus>, interrupt: Interrupt): Promise<void> {
+  const ws = await openWorkspaceFor(command, ctx);
+  if (await isGeneratedServer(ws.root, folder)) {
+    await updateServer(ctx, ws.root, folder, options, interrupt);
+    return;
+  }
+  if ((await recoverInterruptedUpdate(ws.root)) === 'running') {
+    throw new CliError('Another `ferry update` of this workspace is running. Wait for it to finish, then update again.');
+  }
+  // The folder is checked first: `ferry update NOPE --from x` names the unknown folder, not the file.
+  const node = findImportedFolder(ws, folder);
+  const from = options.from ?? (await knownSource(ws.root, folder, node));
+  const spec = from === '-' || /^https?:\/\//i.test(from) ? from : path.resolve(options.from !== undefined ? ctx.cwd : ws.root, from);
+  let plan;
+  try {
+    status?.show(`→ Reading ${from === '-' ? 'standard input' : from}`);
+    const input = await withNetworkFor(spec, (network) => readInput(spec, network, 'update', ctx.stdin));
+    status?.show(`→ Comparing the document with ${folder}`);
+    plan = await planUpdate(ws.root, { folder, text: input.text, source: { ...input.source, label: from === '-' ? input.source.label : from } });
+    if (!options.dryRun && plan.writes.length + plan.deletes.length > 0) {
+      status?.show(`→ Writing ${plan.writes.length + plan.deletes.length} changes`);
+      interrupt.startWriting();
+      await applyUpdate(ws.root, plan, interrupt.signal);
+    }
+  } catch (error) {
+    if (error === interrupt.signal.reason) throw new CliError('Interrupted: the update was undone; the workspace is as it was.', EXIT.failed);
+    if (error instanceof ImportError) throw new CliError(error.message);
+    if (error instanceof UpdateWriteError) throw new CliError(error.message, EXIT.failed);
+    throw error;
+  } finally {
+    status?.clear();
+  }
+  if (interrupt.signal.aborted) ctx.output.err('ferry: Interrupted too late to stop: the update was finished.');
+  const written = !options.dryRun && plan.writes.length + plan.deletes.length > 0;
+  if (options.json) {
+    ctx.output.out(JSON.stringify(planSummary(plan, written), null, 2));
+    return;
+  }
+  const c = paint(ctx.output);
+  const lines = [formatPreview(plan, c)];
+  if (options.dryRun && !plan.upToDate) lines.push('', c.dim('Dry run: nothing was written. Run again without --dry-run to update.'));
+  else if (written) lines.push('', c.green('Updated.'));
+  ctx.output.out(lines.join('\n'));
 }
 
 /** `servers/ID.yaml` or `ID` naming a server file (a mock generated with `ferry import --as-server`). */
@@ -91,7 +103,7 @@ async function isGeneratedServer(root: string, argument: string): Promise<boolea
 }
 
 /** `ferry update SERVER --from FILE|URL|-`: the generated routes follow the new document (issue 22). */
-async function updateServer(ctx: CliContext, root: string, argument: string, options: UpdateOptions): Promise<void> {
+async function updateServer(ctx: CliContext, root: string, argument: string, options: UpdateOptions, interrupt: Interrupt): Promise<void> {
   if (options.from === undefined) {
     throw new CliError(`A server file does not record where its document came from; give the new version with --from FILE|URL|-.`);
   }
@@ -100,11 +112,16 @@ async function updateServer(ctx: CliContext, root: string, argument: string, opt
   try {
     const input = await withNetworkFor(spec, (network) => readInput(spec, network, 'update', ctx.stdin));
     plan = await planServerUpdate(root, { server: argument, text: input.text, from: options.from });
-    if (!options.dryRun && !plan.upToDate) await applyServerUpdate(plan);
+    if (!options.dryRun && !plan.upToDate) {
+      // A few files, each written whole (temporary file + rename): a Ctrl-C now lets them all be written.
+      interrupt.startWriting();
+      await applyServerUpdate(plan);
+    }
   } catch (error) {
     if (error instanceof ImportError) throw new CliError(error.message);
     throw error;
   }
+  if (interrupt.signal.aborted) ctx.output.err('ferry: Interrupted too late to stop: the update was finished.');
   const { writes, deletes, ...shape } = plan;
   const written = !options.dryRun && writes.length > 0;
   if (options.json) {

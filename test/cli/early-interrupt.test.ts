@@ -1,7 +1,8 @@
 /**
  * Ctrl-C (or SIGTERM) in a `ferry` process's first moments, while it loads its modules: before,
  * Node ended the process on the spot (exit 130, nothing said, no report), where the same key a
- * moment later stopped the run with its summary and reports. Real processes of bin/ferry.js,
+ * moment later stopped the run with its summary and reports; `ferry load`, `import` and `update`
+ * likewise take it from their command's start. Real processes of bin/ferry.js,
  * held at the load of Ferry's bundle by a loader hook (support/hold-bundle-load) until the test
  * has sent the signal; a real server that would see any request sent.
  */
@@ -36,6 +37,17 @@ async function workspace(): Promise<{ ws: string; data: string }> {
   expect((await ferry(['init', ws])).code).toBe(0);
   await fs.writeFile(path.join(ws, 'requests', 'ping.yaml'), `name: ping\nmethod: GET\nurl: ${base}/ping\n`);
   return { ws, data };
+}
+
+/** Every file under `dir` with its text (folders as `path/`): what a command must leave as it was. */
+async function tree(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    const name = path.relative(dir, full);
+    files[entry.isDirectory() ? `${name}/` : name] = entry.isDirectory() ? '' : await fs.readFile(full, 'utf8');
+  }
+  return files;
 }
 
 /** `ferry ARGS` in a process of its own, `signal` sent to it while it loads Ferry's modules. */
@@ -83,6 +95,52 @@ describe('a signal while ferry loads', () => {
     expect(result.stderr).toMatch(/^ferry: stopping \(SIGTERM\): /);
     const report = JSON.parse(await fs.readFile(out, 'utf8'));
     expect(report.summary).toMatchObject({ requests: 0, interrupted: true, stoppedBy: 'SIGTERM' });
+  }, 90_000);
+
+  it('ferry load, Ctrl-C: stopped as a later Ctrl-C stops it (the message, the partial result, its file saying so, exit 1), and nothing sent', async () => {
+    const { ws, data } = await workspace();
+    await fs.mkdir(path.join(ws, 'loadtests'), { recursive: true });
+    await fs.writeFile(path.join(ws, 'loadtests', 'smoke.yaml'), 'name: smoke\ntargets:\n  - request: ping.yaml\nmodel: arrivalRate\nstages:\n  - { durationSecs: 0, target: 20 }\n  - { durationSecs: 2, target: 20 }\n');
+    const out = path.join(ws, 'out', 'load.json');
+    const before = seen.length;
+    const result = await signalledWhileLoading(['-w', ws, 'load', 'smoke', '--out-json', out], data, 'SIGINT');
+    expect(result.signal, result.stderr).toBe(null);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toBe('ferry: stopping: requests in flight are cancelled; the partial result follows (Ctrl-C again to quit at once).\n');
+    expect(result.stdout).toContain('Interrupted: the result is partial.');
+    const report = JSON.parse(await fs.readFile(out, 'utf8'));
+    expect(report).toMatchObject({ interrupted: true, passed: false, loadTest: { id: 'smoke' } });
+    expect(seen.slice(before)).toEqual([]);
+  }, 90_000);
+
+  it('ferry import, Ctrl-C: says nothing was imported (exit 1), and the workspace is as it was', async () => {
+    const { ws, data } = await workspace();
+    const before = await tree(ws);
+    const result = await signalledWhileLoading(['-w', ws, 'import', '--curl', `curl ${base}/imported`], data, 'SIGINT');
+    expect(result.signal, result.stderr).toBe(null);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toBe('ferry: Interrupted: nothing was imported.\n');
+    expect(result.stdout).toBe('');
+    expect(await tree(ws)).toEqual(before);
+  }, 90_000);
+
+  it('ferry update, SIGTERM: says nothing was updated (exit 1), the folder is as it was, and the same update then works', async () => {
+    const { ws, data } = await workspace();
+    const doc = path.join(ws, 'api.yaml');
+    const operation = (summary: string) => ({ get: { summary, responses: { 200: { description: 'OK' } } } });
+    const openapi = (paths: Record<string, unknown>) => JSON.stringify({ openapi: '3.0.0', info: { title: 'Api', version: '1' }, servers: [{ url: base }], paths });
+    await fs.writeFile(doc, openapi({ '/a': operation('A') }));
+    expect((await ferry(['-w', ws, 'import', doc])).code).toBe(0);
+    await fs.writeFile(doc, openapi({ '/a': operation('A'), '/b': operation('B') }));
+    const before = await tree(ws);
+    const result = await signalledWhileLoading(['-w', ws, 'update', 'Api'], data, 'SIGTERM');
+    expect(result.signal, result.stderr).toBe(null);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toBe('ferry: Interrupted: nothing was updated.\n');
+    expect(await tree(ws)).toEqual(before);
+    const again = await ferry(['-w', ws, 'update', 'Api']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('+ GET /b  B');
   }, 90_000);
 
   it('a command that does not take Ctrl-C (ferry ls) ends on it as Node ends, once it starts: the signal is not swallowed', async () => {
