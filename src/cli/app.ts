@@ -14,6 +14,7 @@ import { CliError, EXIT } from './exit-codes.js';
 import { stopSignal } from './stop-signal.js';
 import { examples } from './examples.js';
 import { armScriptWatchdog } from '../scripts/host/watchdog-setting.js';
+import { servingAs } from '../servers/serving-processes.js';
 
 interface AppOptions {
   port?: string;
@@ -33,6 +34,8 @@ export function registerApp(program: Command, ctx: CliContext, until: () => Prom
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be a port number (0–65535), not "${options.port}".`);
       const ws = await openWorkspaceFor(command, ctx);
       armScriptWatchdog(); // a stuck script would hold every later send of the app
+      // The servers it starts are recorded in the data folder as the app's (a later refusal names it).
+      servingAs('ferry app');
       let app;
       try {
         app = await startAppServer({ workspace: ws, port });

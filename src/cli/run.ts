@@ -437,6 +437,9 @@ async function startAutoServers(
   ctx: CliContext,
 ): Promise<{ stop(): Promise<void> }> {
   const { startWorkspaceServers, ServerError } = await import('../servers/index.js');
+  // Recorded in the data folder as this run's, so a `ferry serve` refused their port names it.
+  const { servingAs } = await import('../servers/serving-processes.js');
+  servingAs('ferry run --start-servers');
   // The servers see the variables the run sees: the same environment (by id or name, else the
   // active one on this computer), script-set values, --var.
   let handle;

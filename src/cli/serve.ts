@@ -14,7 +14,7 @@ import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
 import { escapedOutput, paint, paintErr, type Output } from './output.js';
 import { ServerFileBurst } from './serve-burst.js';
 import { failureLine } from './server-failure.js';
-import { recordServing, servingOn, takenByFerry } from './serving-processes.js';
+import { servingAs, servingOn, takenByFerry } from '../servers/serving-processes.js';
 import { stopSignal } from './stop-signal.js';
 import { TERMINAL_LINES_PER_SECOND, TrafficPrinter } from './traffic-printer.js';
 import { examples } from './examples.js';
@@ -45,6 +45,8 @@ export function registerServe(program: Command, ctx: CliContext): void {
       // is written to as usual.
       const printer = ctx.output.fd !== undefined && !process.stdout.isTTY ? fdPrinter(ctx.output.fd) : undefined;
       const terminal = ctx.output.fd !== undefined && process.stdout.isTTY === true;
+      // Its servers are recorded in the data folder as this command's (a later refusal names it).
+      servingAs('ferry serve');
       ctx.exitCode = await serveUntil(ws, ids, options, ctx.output, stopSignal(), printer, terminal);
     });
 }
@@ -150,13 +152,10 @@ export async function serveUntil(
   }
   const traffic = new TrafficPrinter(printer, c, { json, linesPerSecond: terminal ? TERMINAL_LINES_PER_SECOND : undefined });
   const unsubscribe = handle.traffic.subscribe(traffic.print);
-  // After the subscription: traffic is not kept, and a client may come as soon as the URL is printed.
-  const forget = await recordServing(ws.root, handle.servers);
   await until;
   burst.flush();
   if (!json) output.out(c.dim('Stopping…'));
   await handle.stop();
-  await forget();
   // The requests the stop cut short (a client mid-request, an open stream) are printed too: their
   // records reach the listener a turn after they are added.
   await new Promise((resolve) => setImmediate(resolve));

@@ -21,6 +21,7 @@ import { exposureWarning } from './exposure.js';
 import { httpExchangeRecord } from './http-traffic.js';
 import { messageRecord } from './kinds/messages/traffic.js';
 import { watchSettled } from './settled-watch.js';
+import { recordServer } from './serving-processes.js';
 
 /** A server file as the workspace gives it (`Workspace.servers` entries fit). */
 export interface ServerEntry {
@@ -42,6 +43,8 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
   const launch = (config: ServerFile) => launchKind(entry, config, options, traffic, kinds);
   let current = await launch(entry.value);
   let stopped = false;
+  // In the data folder, so a `ferry serve` refused this port can say which Ferry process holds it.
+  const recorded = await recordServer({ file: entry.file, workspace: options.root, port: () => current.listener.port });
 
   const absolute = path.join(options.root, entry.file);
   const apply = async (fromWatch: boolean): Promise<void> => {
@@ -65,6 +68,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
         current = { ...current, config: next };
       } else {
         current = await relaunch(current, next, launch);
+        await recorded.changed();
       }
       notify('info', `${entry.file} changed; ${next.name || entry.id} now uses the new settings (${clientUrl(current)}).`, 'changed');
       const exposed = exposureWarning(entry.file, next);
@@ -121,6 +125,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       await watcher.close();
       current.instance.close();
       await current.listener.close();
+      await recorded.remove();
     },
   };
 }

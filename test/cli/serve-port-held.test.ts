@@ -1,13 +1,17 @@
 /**
  * `ferry serve` refused a port that another `ferry serve` holds: it says that Ferry holds it
  * (which process, serving which file of which workspace) and how to stop it, where it used to say
- * "another program". Two real processes of bin/ferry.js on a real port of 127.0.0.1; a port held
- * by a program that is not Ferry still reads "another program".
+ * "another program"; likewise a port held by the servers of `ferry run --start-servers` or of
+ * `ferry app` (started from its API, as its Servers panel does). Two real
+ * processes of bin/ferry.js on a real port of 127.0.0.1; a port held by a program that is not
+ * Ferry still reads "another program".
  */
 import { promises as fs } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../app/api-client.js';
 import { ferry, ferryProcess } from '../support/cli.js';
 import { freePort } from '../support/servers/index.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
@@ -21,11 +25,11 @@ async function until(check: () => boolean, what: string): Promise<void> {
   }
 }
 
-async function workspaceWithMock(name: string, port: number): Promise<string> {
+async function workspaceWithMock(name: string, port: number, more = ''): Promise<string> {
   const ws = path.join(await tempDir(), name);
   expect((await ferry(['init', ws])).code).toBe(0);
   await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
-  await fs.writeFile(path.join(ws, 'servers', 'api.yaml'), `name: API\nkind: http\nport: ${port}\nroutes:\n  - method: GET\n    path: /ping\n    response:\n      status: 200\n      body: pong\n`);
+  await fs.writeFile(path.join(ws, 'servers', 'api.yaml'), `name: API\nkind: http\nport: ${port}\n${more}routes:\n  - method: GET\n    path: /ping\n    response:\n      status: 200\n      body: pong\n`);
   return ws;
 }
 
@@ -54,6 +58,61 @@ describe('ferry serve on a port another ferry serve holds', () => {
     }
     // Its record went with it: nothing left in the data folder.
     expect(await fs.readdir(path.join(data, 'serving'))).toEqual([]);
+  }, 90_000);
+
+  it('names a ferry run --start-servers that holds it (process, file, workspace) and how it ends; its record goes with the run', async () => {
+    const data = await isolatedDataDir();
+    const port = await freePort();
+    // The run's one request waits here until the test answers it: the run, and its server, stay up till then.
+    const waiting: ServerResponse[] = [];
+    const slow = createServer((_request, response) => void waiting.push(response));
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    const first = await workspaceWithMock('first', port, 'autoStart: true\n');
+    await fs.writeFile(path.join(first, 'requests', 'slow.yaml'), `name: slow\nmethod: GET\nurl: http://127.0.0.1:${(slow.address() as net.AddressInfo).port}/slow\n`);
+    const second = await workspaceWithMock('second', port);
+    const run = ferryProcess(['-w', first, 'run', '--start-servers'], { FERRY_DATA_DIR: data });
+    try {
+      await until(() => waiting.length === 1, "the run's request");
+      expect(run.output.stderr).toContain(`Started server api at http://127.0.0.1:${port}`);
+      const refused = ferryProcess(['-w', second, 'serve'], { FERRY_DATA_DIR: data });
+      expect(await refused.done, refused.output.stderr).toBe(1);
+      expect(refused.output.stderr).toBe(
+        `ferry: server api did not start: servers/api.yaml: port ${port} is already in use by ferry run --start-servers (process ${run.child.pid}, serving servers/api.yaml of the workspace ${first}). It stops its servers when its run ends; to stop it now, Ctrl-C where it runs, or kill ${run.child.pid}, or set another port in servers/api.yaml (0 = any free port).\n` +
+          'ferry: No server could start.\n',
+      );
+    } finally {
+      for (const response of waiting) response.end('{}');
+      expect(await run.done, run.output.stderr).toBe(0);
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
+    expect(await fs.readdir(path.join(data, 'serving'))).toEqual([]);
+  }, 90_000);
+
+  it('names a ferry app whose server holds it, and how to stop that server; its record goes when the server stops', async () => {
+    const data = await isolatedDataDir();
+    const port = await freePort();
+    const first = await workspaceWithMock('first', port);
+    const second = await workspaceWithMock('second', port);
+    const app = ferryProcess(['-w', first, 'app', '--no-open'], { FERRY_DATA_DIR: data });
+    try {
+      await until(() => /token=\w+/.test(app.output.stdout), 'the app to print its URL');
+      const url = new URL(/http:\/\/\S+/.exec(app.output.stdout)![0]);
+      const client = new ApiClient(Number(url.port));
+      await client.login(url.searchParams.get('token')!);
+      const started = await client.call('POST', '/api/servers/start', { id: 'api' });
+      expect(started.status, started.text).toBe(200);
+      const refused = ferryProcess(['-w', second, 'serve'], { FERRY_DATA_DIR: data });
+      expect(await refused.done, refused.output.stderr).toBe(1);
+      expect(refused.output.stderr).toContain(
+        `servers/api.yaml: port ${port} is already in use by ferry app (process ${app.child.pid}, serving servers/api.yaml of the workspace ${first}). Stop the server in that app's Servers panel, or close the app (Ctrl-C where it runs, or kill ${app.child.pid}), or set another port in servers/api.yaml (0 = any free port).`,
+      );
+      // Stopped from the panel: the app runs on, and its record no longer holds the port.
+      expect((await client.call('POST', '/api/servers/stop', { id: 'api' })).status).toBe(200);
+      expect(await fs.readdir(path.join(data, 'serving'))).toEqual([]);
+    } finally {
+      app.child.kill('SIGINT');
+      expect(await app.done).toBe(0);
+    }
   }, 90_000);
 
   it('a port held by a program that is not Ferry still reads "another program"', async () => {

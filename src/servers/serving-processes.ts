@@ -1,0 +1,135 @@
+/**
+ * Which Ferry processes of this computer listen on which ports: one small file per process in the
+ * data folder (`serving/PID.json`), rewritten as its servers start, move to another port or stop,
+ * and removed when none is left (or the process exits). A `ferry serve` refused a port
+ * (EADDRINUSE) reads them to say that Ferry holds it, which command and process, and how to stop
+ * it, instead of "another program". A file left by a process that was killed is known by its
+ * process being gone, and removed then. Only a face that names itself (`servingAs`) records.
+ */
+import { rmSync, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { dataDir } from '../appdata/paths.js';
+import { writeFileAtomic } from '../support/atomic-write.js';
+
+/** The commands that hold servers, as the refusal names them. */
+export type ServingCommand = 'ferry serve' | 'ferry run --start-servers' | 'ferry app';
+
+export interface ServingRecord {
+  pid: number;
+  command: ServingCommand;
+  /** Each server's file, port and the workspace folder it belongs to. */
+  servers: Array<{ file: string; port: number; workspace: string }>;
+}
+
+export interface ServingHolder {
+  pid: number;
+  command: ServingCommand;
+  workspace: string;
+  file: string;
+}
+
+function folder(): string {
+  return path.join(dataDir(), 'serving');
+}
+
+let command: ServingCommand | undefined;
+const live = new Set<{ file: string; workspace: string; port(): number }>();
+/** Writes one after the other, each of the state at its turn: the last one on disk is the latest. */
+let writes: Promise<void> = Promise.resolve();
+let exitListener = false;
+
+/** This process's servers are recorded from now on, as held by `name` (called by the face before it starts any). */
+export function servingAs(name: ServingCommand): void {
+  command = name;
+}
+
+/**
+ * Records a server that started (its port read at each write: a reload may move it); the returned
+ * `changed` rewrites the record, `remove` takes it out. Not being able to write costs only the
+ * better message, so failures are ignored.
+ */
+export async function recordServer(server: { file: string; workspace: string; port(): number }): Promise<{ changed(): Promise<void>; remove(): Promise<void> }> {
+  if (command === undefined) return { changed: async () => {}, remove: async () => {} };
+  live.add(server);
+  await save();
+  return {
+    changed: save,
+    remove: async () => {
+      if (live.delete(server)) await save();
+    },
+  };
+}
+
+function save(): Promise<void> {
+  writes = writes.then(write, write);
+  return writes;
+}
+
+async function write(): Promise<void> {
+  const file = path.join(folder(), `${process.pid}.json`);
+  try {
+    if (live.size === 0) return await fs.rm(file, { force: true });
+    const record: ServingRecord = { pid: process.pid, command: command!, servers: [...live].map((s) => ({ file: s.file, port: s.port(), workspace: s.workspace })) };
+    await fs.mkdir(folder(), { recursive: true });
+    await writeFileAtomic(file, `${JSON.stringify(record)}\n`);
+    // A second Ctrl-C (process.exit) ends the process before its servers stop: the record goes too.
+    if (!exitListener) {
+      exitListener = true;
+      process.on('exit', () => void (live.size > 0 && rmSync(file, { force: true })));
+    }
+  } catch {
+    // Only the better message is lost.
+  }
+}
+
+/** The other Ferry process of this computer that listens on `port`, if one says so and is still running. */
+export async function servingOn(port: number): Promise<ServingHolder | undefined> {
+  let names: string[];
+  try {
+    names = await fs.readdir(folder());
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const match = /^(\d+)\.json$/.exec(name);
+    if (!match || Number(match[1]) === process.pid) continue;
+    // Files of the first version had one workspace for all and no command (only ferry serve wrote them).
+    let record: Partial<ServingRecord> & { pid: number; workspace?: string };
+    try {
+      record = JSON.parse(await fs.readFile(path.join(folder(), name), 'utf8')) as typeof record;
+    } catch {
+      continue;
+    }
+    if (!alive(record.pid)) {
+      await fs.rm(path.join(folder(), name), { force: true });
+      continue;
+    }
+    const server = Array.isArray(record.servers) ? record.servers.find((s) => s.port === port) : undefined;
+    if (server) return { pid: record.pid, command: record.command !== undefined && record.command in STOP ? record.command : 'ferry serve', workspace: server.workspace ?? record.workspace ?? '', file: server.file };
+  }
+  return undefined;
+}
+
+/** Whether process `pid` runs (signal 0 only asks; EPERM: it runs, as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** How each command's servers are stopped, besides Ctrl-C where it runs or kill PID. */
+const STOP: Record<ServingCommand, (pid: number) => string> = {
+  'ferry serve': (pid) => `Stop that one (Ctrl-C where it runs, or kill ${pid})`,
+  'ferry run --start-servers': (pid) => `It stops its servers when its run ends; to stop it now, Ctrl-C where it runs, or kill ${pid}`,
+  'ferry app': (pid) => `Stop the server in that app's Servers panel, or close the app (Ctrl-C where it runs, or kill ${pid})`,
+};
+
+/** The port refusal of `file` when another Ferry process holds it: which command and process, and the ways out. */
+export function takenByFerry(file: string, port: number, holder: ServingHolder, workspace: string): string {
+  const where = path.resolve(holder.workspace) === path.resolve(workspace) ? 'this workspace' : `the workspace ${holder.workspace}`;
+  const who = holder.command === 'ferry serve' ? 'another ferry serve' : holder.command;
+  return `${file}: port ${port} is already in use by ${who} (process ${holder.pid}, serving ${holder.file} of ${where}). ${STOP[holder.command](holder.pid)}, or set another port in ${file} (0 = any free port).`;
+}
