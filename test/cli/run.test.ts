@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
-import { ferry } from '../support/cli.js';
+import { ferry, ferryStarted } from '../support/cli.js';
 import { inCiJob } from '../../src/cli/run.js';
 import { closedPort, freePort, startHttp1, type Peer } from '../support/servers/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
@@ -172,12 +172,12 @@ describe('ferry run', () => {
   it('Ctrl-C in the --delay-ms pause stops at once, sends nothing more, and exits 1 (not PASSED)', async () => {
     const ws = await workspace();
     const before = peer.seen.length;
-    const running = ferry(['-w', ws.root, 'run', 'health', 'Users/get user', '-e', 'local', '--delay-ms', '20000']);
-    await peer.waitForRequest((x) => x.url === '/echo', before);
-    // The answer is read and printed in well under a second: the run is then in its pause.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const running = ferryStarted(['-w', ws.root, 'run', 'health', 'Users/get user', '-e', 'local', '--delay-ms', '120000']);
+    // The first answer printed: the run goes on to its pause, longer than the test's own timeout,
+    // so a Ctrl-C that does not cut the pause fails the test.
+    await running.printed(/\/echo 200 OK/);
     process.emit('SIGINT');
-    const result = await running;
+    const result = await running.done;
     expect(result.code).toBe(1);
     expect(peer.seen.slice(before).some((x) => x.url.startsWith('/echo?who='))).toBe(false);
     expect(result.stdout).toMatch(/1 request\n/);

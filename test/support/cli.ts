@@ -24,14 +24,33 @@ export async function ferryOnTerminal(args: string[], cwd = process.cwd()): Prom
   return { ...result, status };
 }
 
-async function capture(args: string[], cwd: string, stdin: string | undefined, status: { write(text: string): void } | undefined): Promise<CliResult> {
+/**
+ * As `ferry`, started: `printed(pattern)` resolves once stdout matches it (a run in its pause, say),
+ * so a test acts on what the command has said, not after a guessed wait.
+ */
+export function ferryStarted(args: string[], cwd = process.cwd()): { done: Promise<CliResult>; printed(pattern: RegExp): Promise<void> } {
+  const waiting: { pattern: RegExp; resolve(): void }[] = [];
+  let seen = '';
+  const onOut = (stdout: string) => {
+    seen = stdout;
+    for (const w of [...waiting]) if (w.pattern.test(stdout)) (waiting.splice(waiting.indexOf(w), 1), w.resolve());
+  };
+  const done = capture(args, cwd, undefined, undefined, onOut);
+  const printed = (pattern: RegExp) => (pattern.test(seen) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ pattern, resolve })));
+  return { done, printed };
+}
+
+async function capture(args: string[], cwd: string, stdin: string | undefined, status: { write(text: string): void } | undefined, onOut?: (stdout: string) => void): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await main(args, {
     cwd,
     stdin: stdin === undefined ? undefined : Readable.from([Buffer.from(stdin)]),
     output: {
-      out: (t) => (stdout += t.endsWith('\n') ? t : `${t}\n`),
+      out: (t) => {
+        stdout += t.endsWith('\n') ? t : `${t}\n`;
+        onOut?.(stdout);
+      },
       err: (t) => (stderr += t.endsWith('\n') ? t : `${t}\n`),
       color: false,
       ...(status ? { status } : {}),
