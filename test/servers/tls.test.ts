@@ -5,11 +5,12 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import path from 'node:path';
 import { generate } from 'selfsigned';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { CERT_FILE, KEY_FILE } from '../../src/servers/index.js';
 import { IDLE_TIMINGS } from '../../src/servers/idle-connections.js';
 import { loadTls } from '../../src/servers/tls.js';
 import type { ServerFile } from '../../src/model/index.js';
+import { readWithLinkSwappedAtOpen } from '../support/link-swap.js';
 import { tempDir } from '../support/temp.js';
 import { makeWorkspace, serve } from './helpers.js';
 
@@ -267,25 +268,10 @@ describe('TLS', () => {
     const server = { tls: { enabled: true, certPath: 'certs/cert.pem', keyPath: 'certs/key.pem' } } as ServerFile;
     const where = { root, file: 'servers/s.yaml' };
     const cert = path.join(root, 'certs', 'cert.pem');
-    // The swap is made at the one moment that matters, every check of the file done and its open
-    // called (a thread swapping at random hit it now and then, and under load missed the plain
-    // file too): the certificate becomes a link to a file outside, as an attacker would make it.
-    const open = fs.open.bind(fs);
-    let swapped = 0;
-    const opening = vi.spyOn(fs, 'open').mockImplementation(async (file, ...rest) => {
-      if (file === cert) {
-        await fs.symlink(path.join(outside, 'secret.txt'), `${cert}.link`);
-        await fs.rename(`${cert}.link`, cert);
-        swapped++;
-      }
-      return open(file, ...rest);
-    });
-    try {
-      // Refused as a link: never read, so never "not a PEM certificate".
-      await expect(loadTls(server, where)).rejects.toThrow(/^servers\/s\.yaml: tls\.certPath: certs\/cert\.pem is a symbolic link, and Ferry never follows links\.$/);
-    } finally {
-      opening.mockRestore();
-    }
+    // The certificate becomes a link to a file outside as its open is called, every check done.
+    const { outcome, swapped } = await readWithLinkSwappedAtOpen(cert, path.join(outside, 'secret.txt'), () => loadTls(server, where));
+    // Refused as a link: never read, so never "not a PEM certificate".
+    expect('error' in outcome && outcome.error.message).toBe('servers/s.yaml: tls.certPath: certs/cert.pem is a symbolic link, and Ferry never follows links.');
     expect(swapped).toBe(1);
     // The same read of a plain file gives the certificate.
     await fs.rm(cert);
