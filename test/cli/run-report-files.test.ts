@@ -105,7 +105,10 @@ describe('ferry run --out-* at a path that cannot take the report as asked', () 
       const said = new RegExp(`ferry: --out-json: the report could not be put in place of ${file.replaceAll('/', '\\/')} \\(EPERM\\); it was kept as (.*\\.tmp): move it where you want it\\.`).exec(result.stderr);
       expect(said, result.stderr).not.toBeNull();
       expect(result.stdout).toContain('Slow');
-      expect(JSON.parse(await fs.readFile(said![1]!, 'utf8'))).toMatchObject({ summary: expect.anything() });
+      // The kept file is this run's report: the one request of the workspace named Reports, answered.
+      const kept = JSON.parse(await fs.readFile(said![1]!, 'utf8'));
+      expect(kept.summary).toMatchObject({ workspace: 'Reports', environment: null, requests: 1, failedRequests: 0, skippedRequests: 0, tests: 0, failedTests: 0, iterations: 1, bailed: false, interrupted: false, stoppedBy: null });
+      expect(kept.results.map((r: { name: string }) => r.name)).toEqual(['Slow']);
       expect(await fs.readFile(file, 'utf8')).toBe('{"old": true}');
     } finally {
       immutable(file, false);
