@@ -335,7 +335,8 @@ describe('ferry load --segment and ferry load merge', () => {
     // Each segment's second k is the test's second k (as k6's execution segments share the test's
     // time): run one after another (or on machines whose clocks differ), the merge showed a 3.2 s
     // duration and a series over 3 seconds at a third of the rate, beside an rps over 1 s.
-    const { root } = await workspace({ seq: { stages: steadyThenQuiet(30, 1) } });
+    // A quiet last stage of 30 s: a segment that waited out its plan would outlast the test's 30 s.
+    const { root } = await workspace({ seq: { stages: [...steady(30, 1), { durationSecs: 0, target: 0 }, { durationSecs: 30, target: 0 }] } });
     const out = (i: number) => path.join(root, `seq${i}.json`);
     for (const i of [1, 2, 3]) {
       expect((await ferry(['-w', root, 'load', 'seq', '--workers', '1', '--segment', `${i}/3`, '--out-json', out(i)])).code).toBe(0);
@@ -347,10 +348,9 @@ describe('ferry load --segment and ferry load merge', () => {
     expect(sum.overall.count).toBe(30);
     // The longest segment's length, not the span from the first start to the last end.
     expect(sum.durationSeconds).toBe(Math.max(...parts.map((p) => p.durationSeconds)));
-    // Each segment ends with its last answer (about 1 s), not at its 2 planned seconds; one after another they took over 3 s.
-    expect(sum.durationSeconds).toBeLessThan(2);
+    // Each segment ends with its last answer (about 1 s), not at its 31 planned seconds (above).
     expect(Date.parse(sum.endedAt) - Date.parse(sum.startedAt)).toBe(Math.round(sum.durationSeconds * 1000));
-    expect(sum.overall.rps).toBe(15); // 30 over the planned 2 s
+    expect(sum.overall.rps).toBe(Math.round((30 / 31) * 1000) / 1000); // 30 over the planned 31 s
     // The series spans the test's seconds (at most one more, for the phase within a second), and holds every request.
     expect(sum.series.length).toBeLessThanOrEqual(Math.max(...parts.map((p) => p.series.length)) + 1);
     expect(sum.series.reduce((n, s) => n + s.count, 0)).toBe(30);
@@ -417,10 +417,9 @@ describe('Ctrl-C', () => {
     try {
       const deadline = Date.now() + 30_000;
       while ((server!.byPath.get('/a') ?? 0) < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      const stoppedAt = Date.now();
+      // The test's 60 s outlast its 45 s timeout: a run that Ctrl-C does not stop fails the test.
       child.kill('SIGINT');
       expect(await exited).toBe(1);
-      expect(Date.now() - stoppedAt).toBeLessThan(10_000);
       expect(stdout).toMatch(/interrupted \(partial result\)/);
       const partial = JSON.parse(await fs.readFile(file, 'utf8')) as LoadResult;
       expect(partial.interrupted).toBe(true);
@@ -447,10 +446,9 @@ describe('Ctrl-C', () => {
     try {
       const deadline = Date.now() + 30_000;
       while ((server!.byPath.get('/a') ?? 0) < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      const stoppedAt = Date.now();
+      // The test's 60 s outlast its 45 s timeout: a run that SIGTERM does not stop fails the test.
       child.kill('SIGTERM');
       expect(await exited).toBe(1);
-      expect(Date.now() - stoppedAt).toBeLessThan(10_000);
       expect(stderr).toContain('ferry: stopping (SIGTERM): requests in flight are cancelled; the partial result follows (a second SIGTERM quits at once).');
       expect(stdout).toMatch(/interrupted \(partial result\)/);
       const partial = JSON.parse(await fs.readFile(file, 'utf8')) as LoadResult;
@@ -501,7 +499,6 @@ describe('ferry load: a regex capture from the workspace cannot stall the test',
       { hostile: { model: 'virtualUsers', stages: [{ durationSecs: 0, target: 1 }, { durationSecs: 1, target: 1 }], thinkTimeMs: 50, targets: [{ request: 'Hostile.yaml', captures: [{ variable: 'tail', from: 'regex', path: pattern }] }, { request: 'Use.yaml' }] } },
       { 'requests/Hostile.yaml': { name: 'Hostile', url: '{{base}}/hostile' }, 'requests/Use.yaml': { name: 'Use', url: '{{base}}/use/{{tail}}' } },
     );
-    const started = Date.now();
     const child = spawn(process.execPath, [path.resolve('bin/ferry.js'), '-w', root, 'load', 'hostile', '--workers', '1', '--var', `base=${server.url}`], {
       env: { ...process.env, FERRY_DATA_DIR: temp.dataDir, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -510,18 +507,18 @@ describe('ferry load: a regex capture from the workspace cannot stall the test',
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
     child.stderr.on('data', (c) => (stderr += c));
+    // A stalled test is killed (exit code null) before the test's own 60 s.
     const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
     clearTimeout(timer);
-    return { code, stdout, stderr, ms: Date.now() - started, server };
+    return { code, stdout, stderr, server };
   }
 
   it('(a+)+$ runs in linear time: the test ends on schedule and the capture takes its value', async () => {
     // V8's backtracking would try (a+)+$ for hours before reaching the alternative.
-    const { code, stderr, ms, server } = await loadHostile('(?:a+)+$|a{3}');
+    const { code, stderr, server } = await loadHostile('(?:a+)+$|a{3}');
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(ms).toBeLessThan(15_000);
     // The capture ran on each answer and the test went on (a backtracking engine would hold the one
     // user on the first); how many rounds fit the second depends on the machine's load.
     expect(server.byPath.get('/hostile')).toBeGreaterThan(0);
@@ -531,8 +528,7 @@ describe('ferry load: a regex capture from the workspace cannot stall the test',
   }, 60_000);
 
   it('a pattern that needs backtracking (a backreference) is stopped after its time limit: the test ends, naming the capture, without a stack', async () => {
-    const { code, stderr, ms } = await loadHostile('(a+)+\\1$');
-    expect(ms).toBeLessThan(15_000);
+    const { code, stderr } = await loadHostile('(a+)+\\1$');
     expect(code).toBe(2);
     expect(stderr).toBe('ferry: loadtests/hostile.yaml: target Hostile.yaml, the capture of "tail" (regex "(a+)+\\\\1$"): the regular expression took longer than 1 s on a text of 30001 characters and was stopped (it backtracks: nested quantifiers such as (a+)+ with a backreference or lookaround); simplify it.\n');
   }, 60_000);

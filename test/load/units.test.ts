@@ -157,15 +157,13 @@ describe('captures', () => {
   });
 
   it('a regex capture cannot stall the generator: (a+)+$ runs in linear time; a backtracking one stops at its time limit, naming the capture', () => {
+    // 30,001 characters: a backtracking (a+)+$ would not end in the test's time, and would be cut by
+    // the time limit (an error, not 'b'); the linear engine takes the value.
     const hostile = `${'a'.repeat(30_000)}b`;
-    let started = performance.now();
     expect(captureValue({ variable: 't', from: 'regex', path: '(a+)+$|(b)' }, {}, hostile)).toBe('b');
-    expect(performance.now() - started).toBeLessThan(2000);
-    started = performance.now();
     expect(() => captureValue({ variable: 'tail', from: 'regex', path: '(a+)+\\1$' }, {}, hostile)).toThrow(
       new CaptureTimeLimitError('the capture of "tail" (regex "(a+)+\\\\1$"): the regular expression took longer than 1 s on a text of 30001 characters and was stopped (it backtracks: nested quantifiers such as (a+)+ with a backreference or lookaround); simplify it.'),
     );
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('a reader gives each capture that found a value, in order, and the same answers read alike again', () => {
@@ -430,9 +428,8 @@ describe('histograms read from a result file', () => {
     outer.writeInt32BE(zipped.length, 4);
     const bomb = Buffer.concat([outer, zipped]).toString('base64');
     expect(bomb.length).toBeLessThan(200_000);
-    const started = performance.now();
+    // Refused by its size limit before it inflates (the words say which limit stopped it).
     expect(() => decodeHistogram(bomb)).toThrow(/Cannot create a Buffer larger than|maxOutputLength|too large/i);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });
 
