@@ -1,4 +1,4 @@
-/** The command palette's fuzzy matching: order kept, the best alignment (name before path, word starts, runs), 10,000 items in a few milliseconds. */
+/** The command palette's fuzzy matching: order kept, the best alignment (name before path, word starts, runs); its times are targets of bench/app-text.ts. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,11 +30,10 @@ describe('fuzzy matching', () => {
     expect(fuzzyFilter(['x'.repeat(10_000)], 'x'.repeat(5_000), (n) => n)).toHaveLength(1);
   });
 
-  it('filters 10,000 items quickly and returns at most the limit', () => {
+  // Its time, and each keystroke's over the 1,095 texts, are targets of bench/app-text.ts.
+  it('filters 10,000 items and returns at most the limit', () => {
     const items = Array.from({ length: 10_000 }, (_, i) => `Area ${i % 10} / Folder ${i % 500} / Request ${i}`);
-    const started = performance.now();
     const found = fuzzyFilter(items, 'f499r19', (n) => n, 50);
-    expect(performance.now() - started).toBeLessThan(500);
     expect(found.length).toBeGreaterThan(0);
     expect(found.length).toBeLessThanOrEqual(50);
     expect(found[0]).toMatch(/Folder 499 \/ Request 19/);
@@ -100,17 +99,5 @@ describe('the best alignment, not the first (GitHub and Stripe imported: 1,095 t
     expect(fuzzyMatch('us', 'api / Users / Admin', 6)!.score).toBeGreaterThan(fuzzyMatch('us', 'api / Users / Admin', 14)!.score);
   });
 
-  it('keeps each keystroke of a query over the 1,095 texts within a few milliseconds', () => {
-    const query = 'get a repository';
-    fuzzyFilter(BIG, query, (t) => t); // compiled once, as the page is after its first keystroke
-    const times: number[] = [];
-    for (let n = 1; n <= query.length; n++) {
-      const started = performance.now();
-      fuzzyFilter(BIG, query.slice(0, n), (t) => t);
-      times.push(performance.now() - started);
-    }
-    // 1.5 to 4 ms each on a loaded 2-CPU machine; 30 ms is the palette's budget from keystroke to painted list.
-    expect(times.sort((a, b) => a - b)[Math.floor(times.length / 2)]).toBeLessThan(30);
-  });
 });
 

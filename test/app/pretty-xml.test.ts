@@ -40,12 +40,11 @@ describe('pretty XML', () => {
     expect((out ?? bomb).length).toBeLessThan(bomb.length * 2);
   });
 
-  it('handles a large document quickly', () => {
+  // Its time is a target of bench/app-text.ts.
+  it('re-indents a large document in full', () => {
     const big = `<list>${'<item id="1"><name>x</name></item>'.repeat(20_000)}</list>`;
-    const started = Date.now();
     const out = prettyXml(big)!;
     expect(out.split('\n')).toHaveLength(2 + 20_000 * 3);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('knows XML by content type or declaration', () => {

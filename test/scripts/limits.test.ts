@@ -53,14 +53,13 @@ describe('limits per script', () => {
     // process (and Ctrl-C) all that time. V8's watchdog stops the WebAssembly code itself; `ferry
     // app` and `ferry mcp` arm it at start (a run leaves it off: its cost per script).
     armScriptWatchdog();
-    const started = Date.now();
     let result;
     try {
       result = await engine.runPreRequest(preContext([`pm.environment.set('before', 'kept')`, code, after]));
     } finally {
       armScriptWatchdog(false);
     }
-    expect(Date.now() - started).toBeLessThan(20_000);
+    // Stopped by the watchdog, as its words say (a loop not stopped runs past the test's timeout).
     expect(result.errors, JSON.stringify(result.errors)).toHaveLength(1);
     expect(result.errors[0]!.kind).toBe('timeout');
     expect(result.errors[0]!.message).toMatch(/^script 2: stopped after 300 ms: the script ran over its CPU time limit/);

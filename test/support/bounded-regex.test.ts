@@ -43,14 +43,14 @@ describe('boundedRegex', () => {
 
   it('cannot stall: catastrophic patterns take milliseconds; one only V8 can run stops after its limit', () => {
     const hostile = `${'a'.repeat(50_000)}b`;
+    // Run by the linear engine: on 50,001 characters V8's backtracking would not end in the test's
+    // time, and would be stopped by the time limit (an error, not an answer).
     for (const [source, flags] of [['(a+)+$', ''], ['^(a|a)*$', 'u'], ['(\\w+\\s?)*$', 'i'], ['a.*a.*a.*a.*c', '']] as const) {
-      const started = performance.now();
-      expect(boundedRegex(source, flags).test(hostile)).toBe(source === '(\\w+\\s?)*$');
-      expect(performance.now() - started, source).toBeLessThan(2000);
+      const bounded = boundedRegex(source, flags);
+      expect(bounded.linear, source).toBe(true);
+      expect(bounded.test(hostile)).toBe(source === '(\\w+\\s?)*$');
     }
-    const started = performance.now();
     expect(() => boundedRegex('(a+)+\\1$').exec(hostile)).toThrow(RegexTimeLimitError);
-    expect(performance.now() - started).toBeLessThan(5000);
     // The thread goes on: the same pattern still runs on a short text.
     expect(boundedRegex('(a+)+\\1$').exec('aab')).toBeNull();
     expect(boundedRegex('(a+)\\1$').exec('aaaa')).toEqual(['aaaa', 'aa']);
