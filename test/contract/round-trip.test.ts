@@ -173,11 +173,10 @@ describe('import → mock → run: every answer passes the contract check', () =
     expect(await roundTrip(file)).toEqual({ checked: 2, failures: [] });
   });
 
-  it('GitHub (672 operations), bounded in time', async () => {
-    const started = Date.now();
+  // A walk that does not end runs into the test's timeout.
+  it('GitHub (672 operations)', async () => {
     const { checked, failures } = await roundTrip('oas30-github.yaml');
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(650);
-    expect(Date.now() - started).toBeLessThan(90_000);
   }, 120_000);
 });
