@@ -83,16 +83,21 @@ async function updateCommand(folder: string, options: UpdateOptions, command: Co
   } finally {
     status?.clear();
   }
-  if (interrupt.signal.aborted) ctx.output.err('ferry: Interrupted too late to stop: the update was finished.');
   const written = !options.dryRun && plan.writes.length + plan.deletes.length > 0;
+  printOutcome(ctx, options, interrupt, { upToDate: plan.upToDate, written, json: () => planSummary(plan, written), preview: (c) => formatPreview(plan, c) });
+}
+
+/** How an update ends, a folder's or a server's: a Ctrl-C that came too late, then the JSON summary or the preview and its last line. */
+function printOutcome(ctx: CliContext, options: UpdateOptions, interrupt: Interrupt, outcome: { upToDate: boolean; written: boolean; json(): unknown; preview(c: ReturnType<typeof paint>): string }): void {
+  if (interrupt.signal.aborted) ctx.output.err('ferry: Interrupted too late to stop: the update was finished.');
   if (options.json) {
-    ctx.output.out(JSON.stringify(planSummary(plan, written), null, 2));
+    ctx.output.out(JSON.stringify(outcome.json(), null, 2));
     return;
   }
   const c = paint(ctx.output);
-  const lines = [formatPreview(plan, c)];
-  if (options.dryRun && !plan.upToDate) lines.push('', c.dim('Dry run: nothing was written. Run again without --dry-run to update.'));
-  else if (written) lines.push('', c.green('Updated.'));
+  const lines = [outcome.preview(c)];
+  if (options.dryRun && !outcome.upToDate) lines.push('', c.dim('Dry run: nothing was written. Run again without --dry-run to update.'));
+  else if (outcome.written) lines.push('', c.green('Updated.'));
   ctx.output.out(lines.join('\n'));
 }
 
@@ -121,18 +126,9 @@ async function updateServer(ctx: CliContext, root: string, argument: string, opt
     if (error instanceof ImportError) throw new CliError(error.message);
     throw error;
   }
-  if (interrupt.signal.aborted) ctx.output.err('ferry: Interrupted too late to stop: the update was finished.');
   const { writes, deletes, ...shape } = plan;
   const written = !options.dryRun && writes.length > 0;
-  if (options.json) {
-    ctx.output.out(JSON.stringify({ ...shape, written }, null, 2));
-    return;
-  }
-  const c = paint(ctx.output);
-  const lines = [formatServerPreview(plan, c)];
-  if (options.dryRun && !plan.upToDate) lines.push('', c.dim('Dry run: nothing was written. Run again without --dry-run to update.'));
-  else if (written) lines.push('', c.green('Updated.'));
-  ctx.output.out(lines.join('\n'));
+  printOutcome(ctx, options, interrupt, { upToDate: plan.upToDate, written, json: () => ({ ...shape, written }), preview: (c) => formatServerPreview(plan, c) });
 }
 
 /** The folder to update, by path or name; an unknown one is the first thing said. */
