@@ -93,8 +93,7 @@ export async function servingOn(port: number): Promise<ServingHolder | undefined
   for (const name of names) {
     const match = /^(\d+)\.json$/.exec(name);
     if (!match || Number(match[1]) === process.pid) continue;
-    // Files of the first version had one workspace for all and no command (only ferry serve wrote them).
-    let record: Partial<ServingRecord> & { pid: number; workspace?: string };
+    let record: Partial<ServingRecord> & { pid: number };
     try {
       record = JSON.parse(await fs.readFile(path.join(folder(), name), 'utf8')) as typeof record;
     } catch {
@@ -105,7 +104,8 @@ export async function servingOn(port: number): Promise<ServingHolder | undefined
       continue;
     }
     const server = Array.isArray(record.servers) ? record.servers.find((s) => s.port === port) : undefined;
-    if (server) return { pid: record.pid, command: record.command !== undefined && record.command in STOP ? record.command : 'ferry serve', workspace: server.workspace ?? record.workspace ?? '', file: server.file };
+    // A command this Ferry does not know (a hand-edited file) reads as the one that always recorded.
+    if (server) return { pid: record.pid, command: record.command !== undefined && record.command in STOP ? record.command : 'ferry serve', workspace: server.workspace, file: server.file };
   }
   return undefined;
 }
