@@ -2,17 +2,22 @@
  * Live gRPC calls through the session API (issue 26) against a real @grpc/grpc-js server on
  * 127.0.0.1 (test/protocols/grpc-peer.ts, by reflection): a bidirectional echo message by
  * message, a client stream joined on End, a server stream started on connect; and the refusals
- * (invalid JSON, a field of the wrong type, send after End, unary and unknown methods).
+ * (invalid JSON, a field of the wrong type, send after End, unary and unknown methods), and an
+ * answer past maxResponseMb.
  */
 import { readFile } from 'node:fs/promises';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/appdata/index.js';
 import { parseResource, type RequestFile } from '../../src/model/index.js';
 import type { ConnectionEnd, StreamMessage } from '../../src/protocols/index.js';
 import { Session } from '../../src/session/index.js';
-import { startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
+import { ECHO_PROTO, startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
 import { openedWorkspace } from '../runner/workspace.js';
 
 const closers: Array<() => Promise<void> | void> = [];
@@ -198,5 +203,55 @@ describe('live gRPC calls (Session.connect)', () => {
     expect(r.end!.by).toBe('peer');
     expect(r.end!.message).toMatch(/^the server ended the call: \d+ [A-Z_]+/);
     expect(r.labelled('status')).toHaveLength(1);
+  });
+
+  it('a message of the answer past maxResponseMb ends the call with the words a send has (it read as the server\'s 8 RESOURCE_EXHAUSTED), compressed or not', async () => {
+    // A grpc-js server whose stream answers 2 MB, and a node:http2 one whose 2 MB are gzipped (grpc-js's server never compresses).
+    const definition = protoLoader.loadSync(ECHO_PROTO, { includeDirs: [path.dirname(ECHO_PROTO)] });
+    const loaded = grpc.loadPackageDefinition(definition) as unknown as { ferry: { test: { Echo: grpc.ServiceClientConstructor } } };
+    const big = new grpc.Server();
+    big.addService(loaded.ferry.test.Echo.service, {
+      Count: (call: grpc.ServerWritableStream<unknown, unknown>) => {
+        call.write({ text: 'x'.repeat(2 * 1024 * 1024) });
+        call.end();
+      },
+    });
+    const bigPort = await new Promise<number>((resolve, reject) => big.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))));
+    closers.push(() => big.forceShutdown());
+    const gzipped = http2.createServer();
+    gzipped.on('stream', (stream) => {
+      stream.on('error', () => {});
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-encoding': 'gzip' }, { waitForTrailers: true });
+      stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+      // SayReply { text: 2 MB of "a" }: some 2 KB gzipped.
+      const message = zlib.gzipSync(Buffer.concat([Buffer.from([0x0a, 0x80, 0x80, 0x80, 0x01]), Buffer.alloc(2 * 1024 * 1024, 'a')]));
+      const prefix = Buffer.alloc(5);
+      prefix.writeUInt8(1, 0);
+      prefix.writeUInt32BE(message.length, 1);
+      stream.end(Buffer.concat([prefix, message]));
+    });
+    await new Promise<void>((resolve) => gzipped.listen(0, '127.0.0.1', resolve));
+    closers.push(() => void gzipped.close());
+    const count = (port: number) => ({ name: 'Count', kind: 'grpc', url: `grpc://127.0.0.1:${port}`, method: 'ferry.test.Echo/Count', grpc: { protoFiles: ['protos/echo.proto'] }, body: { type: 'json', text: '{"count": 1}' } });
+    const { ws, data } = await openedWorkspace({
+      'protos/echo.proto': await readFile(ECHO_PROTO, 'utf8'),
+      'protos/common/kinds.proto': await readFile('test/fixtures/grpc/common/kinds.proto', 'utf8'),
+      'requests/Big.yaml': { ...count(bigPort), name: 'Big' },
+      'requests/Gzipped.yaml': { ...count((gzipped.address() as AddressInfo).port), name: 'Gzipped' },
+    });
+    const s = await Session.open({ workspace: ws, dataFolder: data, settings: { ...DEFAULT_SETTINGS, maxResponseMb: 1 } });
+    closers.push(() => void s.close());
+    for (const [name, words] of [
+      ['Big', /^a message of the answer is larger than 1 MB \(maxResponseMb; \d+ bytes\), so Ferry did not read it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit\.$/],
+      ['Gzipped', /^a message of the answer, once decompressed \(the server compressed it\), is larger than 1 MB \(maxResponseMb\), so Ferry stopped decompressing it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit\.$/],
+    ] as const) {
+      const r = recorder();
+      await s.connect(name, r);
+      await r.until(() => r.end !== undefined, `the end of ${name}`);
+      expect(r.end!.by).toBe('error');
+      expect(r.end!.message).toMatch(words);
+      expect(r.received()).toEqual([]);
+      expect(r.labelled('status')).toEqual([]);
+    }
   });
 });

@@ -29,6 +29,7 @@ import { type Answer, type CallType, result } from './answer.js';
 import { endedAtDeadline, reachedServer } from './client-status.js';
 import { notAStatus, statusName, unreadableMessage } from './status.js';
 import { maxResponseBytes } from '../response-limit.js';
+import { maxMessageBytes, streamTooLarge, tooLargeForUs } from './answer-limit.js';
 import { withoutIpServername } from './tls-name.js';
 
 quietGrpcLog();
@@ -61,7 +62,7 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
   const credentials = secure
     ? withoutIpServername(grpc.credentials.createFromSecureContext(tls.createSecureContext(context.agents.targetTls(url)), verify ? {} : { rejectUnauthorized: false, checkServerIdentity: () => undefined }))
     : grpc.credentials.createInsecure();
-  const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes(context), 'grpc.primary_user_agent': 'ferry', 'grpc.enable_http_proxy': 0, ...ONE_ATTEMPT };
+  const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes(context.maxResponseMb), 'grpc.primary_user_agent': 'ferry', 'grpc.enable_http_proxy': 0, ...ONE_ATTEMPT };
   const proxy = context.agents.proxyFor(new URL(`${secure ? 'https' : 'http'}://${host}`), prepared.settings?.proxy === false);
   if (!proxy) return { host, credentials, channel: new grpc.Channel(host, credentials, options) };
   const tunnel = proxiedChannel(host, url.hostname, proxy, options);
@@ -78,30 +79,6 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
  * (grpc-js's calls do not wait for ready), so no request waits for a retry.
  */
 const ONE_ATTEMPT: grpc.ChannelOptions = { 'grpc.use_local_subchannel_pool': 1, 'grpc.initial_reconnect_backoff_ms': 1e9, 'grpc.max_reconnect_backoff_ms': 1e9 };
-
-/** The largest message of an answer grpc-js reads (`maxResponseMb`; -1 = no limit): at most 2^31-1, as grpc-js takes an int32 and 4096 MB is 2^32. */
-function maxMessageBytes(context: SendContext): number {
-  return Math.min(maxResponseBytes(context.maxResponseMb, -1), 2 ** 31 - 1);
-}
-
-/**
- * grpc-js refuses an answer's message past our limit with a RESOURCE_EXHAUSTED of its own, worded
- * as a server refusing a request's message past its limit is: ours when the limit it names is
- * ours and no message sent was that large. Then the request fails as other kinds past the limit do.
- * A compressed message (grpc-encoding gzip or deflate) is judged once inflated, where grpc-js
- * stops at the limit: a small message inflating past it read as the server's 8 RESOURCE_EXHAUSTED.
- */
-function tooLargeForUs(status: grpc.StatusObject, context: SendContext, sent: ReadonlyArray<{ bytes: Buffer }>): SendError | undefined {
-  if (status.code !== grpc.status.RESOURCE_EXHAUSTED) return undefined;
-  const limit = maxMessageBytes(context);
-  const inflated = /^Received message that decompresses to a size larger than (\d+)$/.exec(status.details);
-  if (inflated && Number(inflated[1]) === limit) {
-    return new SendError(`a message of the answer, once decompressed (the server compressed it), is larger than ${context.maxResponseMb} MB (maxResponseMb), so Ferry stopped decompressing it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`, 'tooLarge');
-  }
-  const match = /Received message larger than max \((\d+) vs (\d+)\)/.exec(status.details);
-  if (!match || Number(match[2]) !== limit || sent.some((r) => r.bytes.length > limit)) return undefined;
-  return new SendError(`a message of the answer is larger than ${context.maxResponseMb} MB (maxResponseMb; ${match[1]} bytes), so Ferry did not read it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit.`, 'tooLarge');
-}
 
 /**
  * An answer whose headers say it is not gRPC (a web server on the port, a proxy's page): grpc-js
@@ -165,7 +142,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
     if (answer.broken) throw answer.broken;
     const notGrpc = notGrpcAnswer(answer, host);
     if (notGrpc) throw notGrpc;
-    const tooLarge = tooLargeForUs(answer.status, context, requests);
+    const tooLarge = tooLargeForUs(answer.status, context.maxResponseMb, requests.reduce((most, r) => Math.max(most, r.bytes.length), 0));
     if (tooLarge) throw tooLarge;
     if (answer.status.code !== grpc.status.OK && !answer.stoppedEarly && !answer.gotHeaders) {
       // A status without headers: the server's trailers-only answer if the channel was connected, else the connection failed.
@@ -285,8 +262,7 @@ function exchange(x: Exchange): Promise<Answer> {
     answer.receivedBytes += bytes.length;
     answer.firstAt ??= performance.now();
     if (streamingAnswer(x.callType) && answer.receivedBytes > maxResponseBytes(x.maxResponseMb, Infinity)) {
-      // As an SSE stream is: its bytes counted as they arrive, so a stream without other limits ends.
-      answer.broken ??= new SendError(`the messages of the answer add up to more than ${x.maxResponseMb} MB (maxResponseMb), so Ferry stopped reading the stream; raise the limit with ferry config set maxResponseMb N, or 0 for no limit, or stop the stream sooner with settings.stream (maxEvents, timeoutMs).`, 'tooLarge');
+      answer.broken ??= streamTooLarge(x.maxResponseMb);
       throw answer.broken;
     }
     try {

@@ -21,6 +21,7 @@ import { clientEnded, endLabel } from './client-status.js';
 import { parseMessages } from './messages.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 import { signingInterceptors } from './call-signing.js';
+import { tooLargeForUs } from './answer-limit.js';
 
 type LiveCall = grpc.ClientReadableStream<string> | grpc.ClientDuplexStream<Buffer, string>;
 
@@ -54,6 +55,8 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
   let halfClosed = false;
   /** How the server broke gRPC (a second answer to a client stream), said instead of the status it caused. */
   let broken: string | undefined;
+  /** The largest message sent so far: a server refusing it past its limit is not our limit's refusal. */
+  let largestSent = 0;
   session.onClose(() => {
     call?.cancel();
     client.close();
@@ -74,7 +77,10 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
         // never sent; read as a stream, the call is ended saying how the server broke gRPC.
         call = client.makeBidiStreamRequest(def.path, identity, read, metadata, {});
     }
-    if (first) session.messages?.sent({ text: first.json });
+    if (first) {
+      largestSent = first.bytes.length;
+      session.messages?.sent({ text: first.json });
+    }
     const events = call as unknown as NodeJS.EventEmitter;
     events.on('error', ignore); // the status event carries the same facts
     let answers = 0;
@@ -93,6 +99,12 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
       if (!messages) {
         // The call ended before the channel was ready: the connection failed.
         session.fail(failure(statusName(got.code), got.details, host, timeoutMs, isReady(channel), proxy) ?? new SendError(`the call to ${host} ended before it started: ${statusName(got.code)} ${got.details}.`, 'reset'));
+        return;
+      }
+      // A message past maxResponseMb: grpc-js's refusal, worded as a send's (not the server's status).
+      const tooLarge = tooLargeForUs(got, context.maxResponseMb, largestSent);
+      if (tooLarge) {
+        session.fail(tooLarge);
         return;
       }
       const trailers = metadataPairs(got.metadata);
@@ -128,6 +140,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
     send: async (message: OutgoingMessage, messages: MessageStream) => {
       refuseWrite('the message was not sent');
       const encoded = encode(def, definition, liveJson(message), undefined);
+      largestSent = Math.max(largestSent, encoded.bytes.length);
       await new Promise<void>((resolve, reject) => {
         writable().write(encoded.bytes, (error: Error | null | undefined) => (error ? reject(new SendError(`the message was not sent: ${error.message}.`, 'reset')) : resolve()));
         messages.sent({ text: encoded.json });
