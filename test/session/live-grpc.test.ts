@@ -2,8 +2,8 @@
  * Live gRPC calls through the session API (issue 26) against a real @grpc/grpc-js server on
  * 127.0.0.1 (test/protocols/grpc-peer.ts, by reflection): a bidirectional echo message by
  * message, a client stream joined on End, a server stream started on connect; and the refusals
- * (invalid JSON, a field of the wrong type, send after End, unary and unknown methods), and an
- * answer past maxResponseMb.
+ * (invalid JSON, a field of the wrong type, send after End, unary and unknown methods), an
+ * answer past maxResponseMb, and messages compressed by the request's grpc-encoding.
  */
 import { readFile } from 'node:fs/promises';
 import http2 from 'node:http2';
@@ -18,6 +18,7 @@ import { parseResource, type RequestFile } from '../../src/model/index.js';
 import type { ConnectionEnd, StreamMessage } from '../../src/protocols/index.js';
 import { Session } from '../../src/session/index.js';
 import { ECHO_PROTO, startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
+import { startFrameRelay } from '../protocols/grpc-frames.js';
 import { openedWorkspace } from '../runner/workspace.js';
 
 const closers: Array<() => Promise<void> | void> = [];
@@ -253,5 +254,38 @@ describe('live gRPC calls (Session.connect)', () => {
       expect(r.received()).toEqual([]);
       expect(r.labelled('status')).toEqual([]);
     }
+  });
+
+  it('grpc-encoding: gzip compresses each message sent on a live call, as a send does; the server reads them', async () => {
+    const peer = await startGrpcPeer();
+    closers.push(() => peer.close());
+    const relay = await startFrameRelay(peer.port);
+    closers.push(() => relay.close());
+    const { ws, data } = await openedWorkspace({
+      'requests/Chat.yaml': { name: 'Chat', kind: 'grpc', url: relay.url, method: 'ferry.test.Echo/Chat', headers: [{ key: 'grpc-encoding', value: 'gzip' }] },
+    });
+    const s = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
+    closers.push(() => void s.close());
+    const r = recorder();
+    const opened = await s.connect('Chat', r);
+    const before = relay.messages.length; // reflection's calls came first
+    for (const text of ['one', 'two']) await s.sendMessage(opened.id, { format: 'json', text: JSON.stringify({ text }) });
+    await r.until(() => r.received().length === 2, 'the echoes');
+    expect(r.received().map((m) => JSON.parse(m.text).text)).toEqual(['hello one', 'hello two']);
+    const sent = relay.messages.slice(before);
+    const sayRequest = grpc.loadPackageDefinition(protoLoader.loadSync(ECHO_PROTO, { includeDirs: [path.dirname(ECHO_PROTO)] })) as unknown as { ferry: { test: { Echo: grpc.ServiceClientConstructor } } };
+    const decode = (bytes: Buffer) => (sayRequest.ferry.test.Echo.service.Chat!.requestDeserialize(bytes) as { text: string }).text;
+    expect(sent.map((m) => [m.compressed, decode(zlib.gunzipSync(m.payload))])).toEqual([[true, 'one'], [true, 'two']]);
+    await s.disconnect(opened.id);
+  });
+
+  it('a grpc-encoding Ferry cannot compress with refuses the connect, naming it', async () => {
+    const { ws, data } = await openedWorkspace({
+      'requests/Chat.yaml': { name: 'Chat', kind: 'grpc', url: 'grpc://127.0.0.1:1', method: 'ferry.test.Echo/Chat', headers: [{ key: 'grpc-encoding', value: 'snappy' }] },
+    });
+    const s = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
+    closers.push(() => void s.close());
+    await expect(s.connect('Chat', recorder())).rejects.toThrow('metadata grpc-encoding is "snappy", which Ferry cannot compress with: it sends a gRPC request\'s messages compressed with gzip or deflate, or uncompressed with identity; set grpc-encoding to one of those, or remove the header.');
+    expect(s.connections()).toEqual([]);
   });
 });

@@ -30,6 +30,7 @@ import { endedAtDeadline, reachedServer } from './client-status.js';
 import { notAStatus, statusName, unreadableMessage } from './status.js';
 import { maxResponseBytes } from '../response-limit.js';
 import { maxMessageBytes, streamTooLarge, tooLargeForUs } from './answer-limit.js';
+import { compressionOptions } from './compression.js';
 import { withoutIpServername } from './tls-name.js';
 
 quietGrpcLog();
@@ -46,7 +47,8 @@ export interface OpenedChannel {
  * The channel a request's call (or the app's method list) goes over, with its credentials. Ferry's
  * proxy rules choose its path as for HTTP (grpcs:// as https://, grpc:// as http://; noProxy,
  * loopback and `settings.proxy: false` go direct); grpc-js's own reading of grpc_proxy /
- * https_proxy / http_proxy is turned off, so those variables cannot send a call elsewhere.
+ * https_proxy / http_proxy is turned off, so those variables cannot send a call elsewhere. Its
+ * calls' messages are compressed as the request's `grpc-encoding` says (compression.ts).
  */
 export function openChannel(prepared: PreparedRequest, context: SendContext): OpenedChannel {
   const url = new URL(prepared.url);
@@ -55,6 +57,8 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
     const names = [...new Set(url.searchParams.keys())].join(', ');
     throw new SendError(`a gRPC request has no query string, so the URL's query (${names}) cannot be sent; send it as metadata: a header, or the API key with location header.`, 'invalid');
   }
+  // Before the channel: a refused grpc-encoding must not leave one open.
+  const compression = compressionOptions(prepared.headers);
   const secure = url.protocol === 'grpcs:';
   const host = callAuthority(url);
   const verify = prepared.settings?.verifyTls !== false;
@@ -62,7 +66,7 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
   const credentials = secure
     ? withoutIpServername(grpc.credentials.createFromSecureContext(tls.createSecureContext(context.agents.targetTls(url)), verify ? {} : { rejectUnauthorized: false, checkServerIdentity: () => undefined }))
     : grpc.credentials.createInsecure();
-  const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes(context.maxResponseMb), 'grpc.primary_user_agent': 'ferry', 'grpc.enable_http_proxy': 0, ...ONE_ATTEMPT };
+  const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes(context.maxResponseMb), 'grpc.primary_user_agent': 'ferry', 'grpc.enable_http_proxy': 0, ...ONE_ATTEMPT, ...compression };
   const proxy = context.agents.proxyFor(new URL(`${secure ? 'https' : 'http'}://${host}`), prepared.settings?.proxy === false);
   if (!proxy) return { host, credentials, channel: new grpc.Channel(host, credentials, options) };
   const tunnel = proxiedChannel(host, url.hostname, proxy, options);

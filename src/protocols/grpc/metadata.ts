@@ -4,7 +4,7 @@ import type { PreparedHeader } from '../../request/prepared.js';
 import { compactBase64 } from '../../support/base64-text.js';
 import { SendError } from '../send-error.js';
 
-/** Headers HTTP/2 and gRPC set themselves; a body's Content-Type (JSON) is not gRPC's. */
+/** Headers HTTP/2 and gRPC set themselves; a body's Content-Type (JSON) is not gRPC's. grpc-encoding becomes the channel's compression (compression.ts), which grpc-js sends. */
 const RESERVED = new Set(['content-type', 'host', 'te', 'user-agent', 'content-length', 'connection', 'grpc-timeout', 'grpc-encoding', 'grpc-accept-encoding']);
 
 /** Keys ending in `-bin` carry binary values, written as base64 in the request (a value that is not base64 is refused, naming the key). */
