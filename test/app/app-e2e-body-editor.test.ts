@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { browserMissing, closeAppPage, gotoApp, openAppPage, showTheme, waitForFile } from './browser.js';
+import { browserMissing, closeAppPage, openAppPage, showTheme, waitForFile, type PageLog } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { defineContrast, lowContrast } from '../support/contrast.js';
 import { listenLoopback } from '../support/servers/listen.js';
@@ -41,9 +41,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
   let app: AppServer;
   let browser: Browser;
   let page: Page;
-  /** The page's script chunks fetched so far: the XML mode loads when an XML body is shown. */
-  const chunks: string[] = [];
-  const fetched = (name: string) => chunks.some((c) => c.startsWith(`${name}-`));
+  /** The page's log from before its first load: which script chunks (editors, modes) it has fetched. */
+  let log: PageLog;
   const request = (name: string) => path.join(ws.root, 'requests', name);
 
   beforeAll(async () => {
@@ -56,12 +55,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
     });
     await fs.mkdir(path.join(ws.root, 'files'));
     await fs.writeFile(path.join(ws.root, 'files/logo.png'), BYTES);
-    ({ app, browser, page } = await openAppPage(ws, { goto: false, stepTimeoutMs: 20_000 }));
-    page.on('request', (r) => {
-      const chunk = /\/assets\/([^/]+\.js)$/.exec(r.url())?.[1];
-      if (chunk) chunks.push(chunk);
-    });
-    await gotoApp(page, app);
+    ({ app, browser, page, log } = await openAppPage(ws, { stepTimeoutMs: 20_000, log: true }));
   }, 120_000);
 
   afterAll(async () => {
@@ -93,11 +87,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
   it('highlights an XML body with the XML mode, which the page\'s first load does not carry', async () => {
     await open('Order');
     // The page opens on Params: no editor and no mode fetched yet.
-    expect(chunks.length).toBeGreaterThan(0);
-    expect(['xml', 'CodeEditor'].filter(fetched)).toEqual([]);
+    expect(log.chunks().length).toBeGreaterThan(0);
+    expect(['xml', 'CodeEditor'].filter(log.fetched)).toEqual([]);
     await bodyTab();
     await expect.poll(() => token('item').count()).toBeGreaterThan(0);
-    expect(fetched('xml')).toBe(true);
+    expect(log.fetched('xml')).toBe(true);
     // Element names, attribute names, their values and the comment each in another colour than plain text.
     for (const text of ['order', 'sku', '"7"', '<!-- one item -->']) {
       const [own, line] = await colours(text);

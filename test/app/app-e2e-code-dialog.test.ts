@@ -11,7 +11,7 @@ import type { AppServer } from '../../src/app/server/index.js';
 import { exportSavedRequest } from '../../src/codegen/export-saved.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, type PageLog } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { defineContrast, lowContrast } from '../support/contrast.js';
 
@@ -27,21 +27,15 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
   let app: AppServer;
   let browser: Browser;
   let page: Page;
-  /** The page's script chunks fetched so far (`CodeView`, `python`…): the modes load when shown. */
-  const chunks: string[] = [];
-  const fetched = (name: string) => chunks.some((c) => c.startsWith(`${name}-`));
+  /** The page's log from before its first load: which script chunks (editors, modes) it has fetched. */
+  let log: PageLog;
 
   beforeAll(async () => {
     ws = await makeWorkspace({
       'requests/Create.yaml': { name: 'Create', seq: 1, method: 'POST', url: 'http://127.0.0.1:9/things?x=1', headers: [{ key: 'X-Team', value: 'blue' }], body: { type: 'json', text: '{"name": "Ada"}' } },
       'requests/Big.yaml': { name: 'Big', seq: 2, method: 'POST', url: 'http://127.0.0.1:9/big', body: { type: 'json', text: BIG } },
     });
-    ({ app, browser, page } = await openAppPage(ws, { goto: false, stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] } }));
-    page.on('request', (r) => {
-      const chunk = /\/assets\/([^/]+\.js)$/.exec(r.url())?.[1];
-      if (chunk) chunks.push(chunk);
-    });
-    await gotoApp(page, app);
+    ({ app, browser, page, log } = await openAppPage(ws, { stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] }, log: true }));
     await page.getByRole('treeitem', { name: /Create$/ }).click();
   }, 120_000);
 
@@ -70,8 +64,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
 
   it('lists one entry per language in the spec\'s order; the search finds a language by its library or platform and says which', async () => {
     // The page's first load has neither the code view nor a language mode.
-    expect(chunks.length).toBeGreaterThan(0);
-    expect(['CodeView', 'python', 'shell', 'clike'].filter(fetched)).toEqual([]);
+    expect(log.chunks().length).toBeGreaterThan(0);
+    expect(['CodeView', 'python', 'shell', 'clike'].filter(log.fetched)).toEqual([]);
     await open();
     await expect.poll(options).toEqual(SPEC_ORDER);
     // cURL's shell for this computer (Linux: bash / zsh) is the default.
@@ -179,8 +173,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
     const token = (word: string) => dialog().getByTestId('code').locator('.cm-line span', { hasText: new RegExp(`^${word}$`) }).first();
     await expect.poll(() => token('import').count()).toBe(1);
     // A keyword is drawn in another colour than the line's plain text.
-    expect(fetched('python')).toBe(true);
-    expect(fetched('clike')).toBe(false);
+    expect(log.fetched('python')).toBe(true);
+    expect(log.fetched('clike')).toBe(false);
     const colours = await token('import').evaluate((span) => [getComputedStyle(span).color, getComputedStyle(span.closest('.cm-line')!).color]);
     expect(colours[0]).not.toBe(colours[1]);
     await search().fill('');

@@ -16,7 +16,7 @@ import type { Browser, Dialog, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, gotoApp, holdRequest, logPage, openAppPage, type PageLog } from './browser.js';
+import { browserMissing, closeAppPage, drawn, holdRequest, openAppPage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -28,11 +28,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
   let browser: Browser;
   let page: Page;
   let log: PageLog;
-  /** Frames of the live channel, in order. */
-  const frames: string[] = [];
   const file = (p: string) => path.join(ws.root, p);
-  /** What the page does with an answer that has reached it is drawn by the next frame but one. */
-  const drawn = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   /** The page's questions (window.confirm), answered by `answer`. */
   const asked: string[] = [];
   let answer: 'accept' | 'dismiss' = 'dismiss';
@@ -50,11 +46,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
       'servers/board.yaml': 'name: Board\nkind: websocket\ndocs: board notes\nwebsocket:\n  mode: manual\n',
       'servers/echo.yaml': 'name: Echo\nkind: websocket\ndocs: echo notes\nwebsocket:\n  mode: echo\n',
     });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false }));
-    log = logPage(page);
-    page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
-    page.on('dialog', onDialog);
-    await gotoApp(page, app);
+    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, log: true, onDialog }));
   }, 120_000);
 
   afterAll(async () => {
@@ -99,10 +91,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
     const timeout = dialog.getByLabel('timeoutMs', { exact: true });
     const bar = dialog.getByRole('group', { name: 'Changed on disk' });
     /** A report of the settings file's change on the live channel since `from`. */
-    const reported = (from: number) => frames.slice(from).some((f) => f.includes('"appSettings"'));
+    const reported = (from: number) => log.frames.slice(from).some((f) => f.includes('"appSettings"'));
     await page.getByRole('button', { name: 'Application settings' }).click();
     await expect.poll(() => timeout.inputValue()).toBe('30000');
-    const own = frames.length;
+    const own = log.frames.length;
     await timeout.fill('5000');
     // The save reaches the server (the file is written); its answer is held from the page.
     const held = await holdRequest(page, /\/api\/app-settings$/, 'PUT', { reachServer: true });
@@ -112,10 +104,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
       expect(await config('get', 'timeoutMs')).toBe('5000');
       // The save's own write reported, then another writer's (ferry config set in a terminal), both while the answer is held.
       await expect.poll(() => reported(own), { message: 'the save\'s own write reported' }).toBe(true);
-      const other = frames.length;
+      const other = log.frames.length;
       await config('set', 'timeoutMs', '7000');
       await expect.poll(() => reported(other), { message: 'the other writer\'s change reported' }).toBe(true);
-      await drawn();
+      await drawn(page);
       expect(await bar.count()).toBe(0);
     } finally {
       held.release();
@@ -131,7 +123,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
 
     // A save with no other writer: its own write read again after it shows nothing, and closing asks nothing.
     const asks = asked.length;
-    const quiet = frames.length;
+    const quiet = log.frames.length;
     /** The page's reads of the settings from here on, each done when answered whole. */
     const settingsRead: Promise<unknown>[] = [];
     const onRequest = (r: Request) => { if (r.method() === 'GET' && r.url().endsWith('/api/app-settings')) settingsRead.push(r.response().then((a) => a?.finished())); };
@@ -144,7 +136,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
     await expect.poll(() => settingsRead.length).toBeGreaterThan(0);
     await Promise.all(settingsRead);
     page.off('request', onRequest);
-    await drawn();
+    await drawn(page);
     expect(await bar.count()).toBe(0);
     expect(await timeout.inputValue()).toBe('6000');
     await page.keyboard.press('Escape');
@@ -212,13 +204,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
       try {
         await fs.writeFile(file(A), changed);
         // The change reported and taken: the read it asked for (none on the old code) answered and drawn.
-        await expect.poll(() => frames.slice(from.frames).some((f) => f.includes('"changed"') && f.includes(JSON.stringify(A)))).toBe(true);
-        await drawn();
+        await expect.poll(() => log.frames.slice(from.frames).some((f) => f.includes('"changed"') && f.includes(JSON.stringify(A)))).toBe(true);
+        await drawn(page);
       } finally {
         held.release();
       }
       await held.answered;
-      await drawn();
+      await drawn(page);
       await expect.poll(() => editor.shown(dialog)).toBe(`${editor.values.A} changed`);
       // Still so once every read asked has answered and been drawn.
       await log.answered(editor.read, from);
@@ -243,7 +235,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
         held.release();
       }
       await held.answered;
-      await drawn();
+      await drawn(page);
       expect(await editor.shown(dialog)).toBe(editor.values.B);
       expect(await fs.readFile(file(editor.files.B), 'utf8')).toContain(editor.values.B);
       await page.keyboard.press('Escape');

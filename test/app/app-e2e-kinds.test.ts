@@ -23,7 +23,7 @@ import { ECHO_PROTO, startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer
 import { mosquittoMissing, startAedes, startMosquitto } from '../protocols/mqtt-brokers.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, logPage, openAppPage, type PageLog } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -82,8 +82,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
       'requests/Silent server.yaml': { name: 'Silent server', kind: 'grpc', seq: 9, url: stallUrl, method: 'ferry.test.Echo/Say', settings: { timeoutMs: 2000 } },
       'requests/Outside proto.yaml': { name: 'Outside proto', kind: 'grpc', seq: 8, url: grpcPeer.url, method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['../outside.proto'] } },
     });
-    ({ app, browser, page } = await openAppPage(ws));
-    log = logPage(page);
+    ({ app, browser, page, log } = await openAppPage(ws, { log: true }));
   }, 120_000);
 
   afterAll(async () => {

@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, gotoApp, holdRequest, logPage, openAppPage, type PageLog } from './browser.js';
+import { browserMissing, closeAppPage, drawn, holdRequest, openAppPage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -30,17 +30,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an 
   let log: PageLog;
   const file = (p: string) => path.join(ws.root, p);
   const panel = () => page.getByRole('region', { name: 'Load tests' });
-  /** What the page does with an answer that has reached it is drawn by the next frame but one. */
-  const drawn = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 
   beforeAll(async () => {
     ws = await makeWorkspace({
       'requests/Plain.yaml': { name: 'Plain', seq: 1, url: 'http://127.0.0.1:9/plain' },
       'loadtests/smoke.yaml': SMOKE,
     });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false }));
-    log = logPage(page);
-    await gotoApp(page, app);
+    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, log: true }));
   }, 120_000);
 
   afterAll(async () => {
@@ -71,7 +67,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an 
       held.release();
     }
     await held.answered;
-    await drawn();
+    await drawn(page);
     expect(await panel().getByLabel('Target 1 weight').inputValue()).toBe('4');
     expect(await heading.textContent()).toBe('Smoke loadtests/smoke.yaml');
     expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toContain('weight: 4');
@@ -95,7 +91,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an 
     }
     expect(shownBefore).not.toBe('6');
     await held.answered;
-    await drawn();
+    await drawn(page);
     expect(await weight.inputValue()).toBe('6');
     expect(await panel().locator('summary').textContent()).toBe('Smoke loadtests/smoke.yaml');
     await fs.rm(file('loadtests/other.yaml'));
@@ -118,7 +114,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an 
       held.release();
     }
     await held.answered;
-    await drawn();
+    await drawn(page);
     expect(await gone()).toBe(0);
     await fs.rm(file('loadtests/other.yaml'));
     await expect.poll(() => panel().getByRole('listitem').filter({ hasText: 'Other' }).count()).toBe(0);
@@ -139,7 +135,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an 
       held.release();
     }
     await held.answered;
-    await drawn();
+    await drawn(page);
     expect(await url.inputValue()).toBe('http://127.0.0.1:9/three');
     expect(await fs.readFile(file('requests/Plain.yaml'), 'utf8')).toContain('/three');
   });
@@ -160,7 +156,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an 
       held.release();
     }
     await held.answered;
-    await drawn();
+    await drawn(page);
     expect(await panel().getByLabel('Load test name').inputValue()).toBe('Second');
     expect(await panel().locator('summary').textContent()).toBe('Second loadtests/second.yaml');
     await fs.rm(file('loadtests/second.yaml'));

@@ -13,7 +13,7 @@ import type { AppServer } from '../../src/app/server/index.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { defineContrast, lowContrast } from '../support/contrast.js';
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage, showTheme } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, showTheme, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -43,9 +43,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
   let app: AppServer;
   let browser: Browser;
   let page: Page;
-  /** The page's script chunks fetched so far. */
-  const chunks: string[] = [];
-  const fetched = (name: string) => chunks.some((c) => c.startsWith(`${name}-`));
+  /** The page's log from before its first load: which script chunks (editors, modes) it has fetched. */
+  let log: PageLog;
   const names: Record<string, string> = { '/user': 'User', '/feed': 'Feed', '/page': 'Page', '/app.js': 'Script', '/site.css': 'Style', '/note': 'Note', '/json-as-text': 'JSON as text', '/large': 'Large', '/min.js': 'Minified', '/template': 'Template' };
 
   const send = async (name: string) => {
@@ -76,12 +75,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
       // A body that is a template: `{{user}}` filled in when sent (left as written: no such variable).
       ...(name === 'Template' ? { method: 'POST', body: { type: 'json', text: '{"who": "{{user}}"}' } } : {}),
     }])));
-    ({ app, browser, page } = await openAppPage(ws, { goto: false, stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] } }));
-    page.on('request', (r) => {
-      const chunk = /\/assets\/([^/]+\.js)$/.exec(r.url())?.[1];
-      if (chunk) chunks.push(chunk);
-    });
-    await gotoApp(page, app);
+    ({ app, browser, page, log } = await openAppPage(ws, { stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] }, log: true }));
   }, 120_000);
 
   afterAll(async () => {
@@ -92,11 +86,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
 
   it('highlights a JSON answer with a mode the first load does not carry; read-only, selected and copied whole, searched with Ctrl+F', async () => {
     await page.getByRole('treeitem', { name: /User$/ }).waitFor();
-    expect(chunks.length).toBeGreaterThan(0);
-    expect(['CodeView', 'CodeEditor'].filter(fetched)).toEqual([]);
+    expect(log.chunks().length).toBeGreaterThan(0);
+    expect(['CodeView', 'CodeEditor'].filter(log.fetched)).toEqual([]);
     await send('User');
     await expect.poll(() => token('"Ada"').count()).toBe(1);
-    expect(fetched('CodeView')).toBe(true);
+    expect(log.fetched('CodeView')).toBe(true);
     const pretty = '{\n  "id": 42,\n  "name": "Ada",\n  "admin": true,\n  "tags": [\n    "x"\n  ],\n  "boss": null\n}';
     expect((await lines()).join('\n')).toBe(pretty);
     // Keys, strings, numbers and literals each in another colour than plain text; keys apart from strings.

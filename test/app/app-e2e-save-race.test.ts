@@ -16,7 +16,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, gotoApp, holdRequest, logPage, openAppPage, type PageLog } from './browser.js';
+import { browserMissing, closeAppPage, holdRequest, openAppPage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -41,9 +41,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
       'servers/chat.yaml': '# a chat for the test\nname: Chat\nkind: websocket\nwebsocket:\n  mode: manual\n',
       'loadtests/smoke.yaml': 'name: Smoke\ntargets:\n  - request: Plain.yaml\n    weight: 1\nstages:\n  - { durationSecs: 6, target: 2 }\n',
     });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false }));
-    log = logPage(page);
-    await gotoApp(page, app);
+    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, log: true }));
   }, 120_000);
 
   afterAll(async () => {

@@ -16,7 +16,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, gotoApp, holdRequest, liveTaken, logPage, openAppPage, type LiveTaken, type PageLog } from './browser.js';
+import { browserMissing, closeAppPage, gotoApp, holdRequest, liveTaken, openAppPage, type LiveTaken, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -149,9 +149,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Save pressed agai
       'servers/board.yaml': 'name: Board\nkind: websocket\nwebsocket:\n  mode: manual\n',
       'loadtests/soak.yaml': 'name: Soak\ntargets:\n  - request: Plain.yaml\n    weight: 1\nstages:\n  - { durationSecs: 6, target: 2 }\n',
     });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false }));
+    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false, log: true }));
     live = await liveTaken(page);
-    log = logPage(page);
     page.on('request', (r) => requests.push({ method: r.method(), url: r.url(), body: r.postData() }));
     page.on('response', (r) => { if (r.request().method() === 'PUT') answers.push({ url: r.url(), status: r.status() }); });
     await gotoApp(page, app);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, holdRequest, logPage, openAppPage, savesDone, waitForFile, WEB_ROOT, type PageLog } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, holdRequest, openAppPage, savesDone, waitForFile, WEB_ROOT, type PageLog } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -72,8 +72,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
       },
       { variables: [{ key: 'base', value: echo.base }] },
     );
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, goto: false, onDialog: (d) => void d.accept(d.type() === 'prompt' ? 'Archive' : undefined) }));
-    log = logPage(page);
+    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, goto: false, log: true, onDialog: (d) => void d.accept(d.type() === 'prompt' ? 'Archive' : undefined) }));
   }, 120_000);
 
   afterAll(async () => {

@@ -65,10 +65,14 @@ export interface AppPageOptions {
   onDialog?: (dialog: Dialog) => void;
   /** Open the app's URL (with its token) at once: true unless a test opens it itself. */
   goto?: boolean;
+  /** Log the page (`logPage`, returned as `log`) from before its first load, so no early request or live message is missed. */
+  log?: boolean;
 }
 
 /** `ferry app` on the temporary workspace `ws` (its data folder made the app's) and a Chromium page for it. Close with `closeAppPage`. */
-export async function openAppPage(ws: TempWorkspace, options: AppPageOptions = {}): Promise<AppPage> {
+export async function openAppPage(ws: TempWorkspace, options: AppPageOptions & { log: true }): Promise<AppPage & { log: PageLog }>;
+export async function openAppPage(ws: TempWorkspace, options?: AppPageOptions): Promise<AppPage>;
+export async function openAppPage(ws: TempWorkspace, options: AppPageOptions = {}): Promise<AppPage & { log?: PageLog }> {
   await ensureBuiltUi();
   process.env.FERRY_DATA_DIR = ws.dataDir;
   const app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
@@ -77,9 +81,10 @@ export async function openAppPage(ws: TempWorkspace, options: AppPageOptions = {
   const page = await context.newPage();
   page.setDefaultTimeout(options.stepTimeoutMs ?? 8_000);
   if (options.onDialog) page.on('dialog', options.onDialog);
+  const log = options.log ? logPage(page) : undefined;
   await fs.mkdir(ARTIFACTS, { recursive: true });
   if (options.goto !== false) await gotoApp(page, app);
-  return { app, browser, page };
+  return { app, browser, page, ...(log ? { log } : {}) };
 }
 
 /**
@@ -169,6 +174,12 @@ export interface LogMark {
 
 export interface PageLog {
   mark(): LogMark;
+  /** The live channel's messages so far, in order (a mark's `frames` counts them). */
+  readonly frames: readonly string[];
+  /** The script chunks the page has fetched so far (`CodeView-….js`): the app fetches its editors and modes when shown. */
+  chunks(): string[];
+  /** Whether the chunk `name` (`python`, `CodeView`) has been fetched. */
+  fetched(name: string): boolean;
   /**
    * Waits for a change of `file` on disk to be taken by the page: the watcher's report of it on
    * the live channel since `from`, and the read of the open file again it makes the editor do
@@ -185,11 +196,11 @@ export interface PageLog {
 }
 
 /** What React does with an event is drawn by the next frame but one at the latest (its effects run before it). */
-function drawn(page: Page): Promise<void> {
+export function drawn(page: Page): Promise<void> {
   return page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
-/** Logs the live channel's messages to `page` and its requests: call it before the app is opened in it. */
+/** Logs the live channel's messages to `page` and its requests: call it before the app is opened in it (as `openAppPage(ws, { log: true })` does). */
 export function logPage(page: Page): PageLog {
   const frames: string[] = [];
   const requests: Array<{ method: string; url: string; done: Promise<unknown> }> = [];
@@ -201,8 +212,12 @@ export function logPage(page: Page): PageLog {
     done.catch(() => {});
     requests.push({ method: r.method(), url: r.url(), done });
   });
+  const chunks = () => requests.map((r) => /\/assets\/([^/]+\.js)$/.exec(r.url)?.[1]).filter((chunk) => chunk !== undefined);
   return {
     mark: () => ({ frames: frames.length, requests: requests.length }),
+    frames,
+    chunks,
+    fetched: (name) => chunks().some((chunk) => chunk.startsWith(`${name}-`)),
     changeTaken: async (file, read, from) => {
       await expect.poll(() => frames.slice(from.frames).some((f) => f.includes('"changed"') && f.includes(JSON.stringify(file))), { message: `the watcher's report of ${file}` }).toBe(true);
       await drawn(page);
