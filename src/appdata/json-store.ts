@@ -255,6 +255,8 @@ export interface LockFileOptions {
   busy: (holder: LockHolder | undefined) => Error;
   /** Held by a live holder when first tried: called once, before the wait (its holder, when known). */
   onWait?: (holder: LockHolder | undefined) => void;
+  /** The clock a lock's age is read by (Date.now): a test gives its own to age a lock without waiting. */
+  now?: () => number;
 }
 
 /**
@@ -306,8 +308,8 @@ export async function holdLockFile(lockFile: string, options: LockFileOptions): 
       if (code === 'ENOTDIR') throw options.notAFolder();
       if (code !== 'EEXIST') throw unwritableDataFolder(options.saving, error) ?? error;
     }
-    const left = await leftBehind(lockFile, options.folderHolder);
-    if (left && (await takeOver(lockFile, options.folderHolder, left))) continue;
+    const left = await leftBehind(lockFile, options.folderHolder, options.now);
+    if (left && (await takeOver(lockFile, options.folderHolder, left, options.now))) continue;
     if (Date.now() >= deadline) break;
     if (!waited && options.onWait) options.onWait(await lockHolder(lockFile, options.folderHolder));
     waited = true;
@@ -374,7 +376,7 @@ async function currentKey(lockFile: string, folderHolder: string): Promise<strin
  * stale): named by its id, or by its file's inode when it has none (an older Ferry's lock, one
  * whose holder was killed before it wrote its name). Undefined while it is held, or released.
  */
-async function leftBehind(lockFile: string, folderHolder: string): Promise<{ key: string } | undefined> {
+async function leftBehind(lockFile: string, folderHolder: string, now = Date.now): Promise<{ key: string } | undefined> {
   const stat = await fs.lstat(lockFile).catch(() => undefined);
   if (!stat) return undefined;
   const holder = await readHolder(stat.isDirectory() ? folderHolder : lockFile);
@@ -382,7 +384,7 @@ async function leftBehind(lockFile: string, folderHolder: string): Promise<{ key
   const { holderGone } = await import('./lock-takeover.js');
   // Empty: its maker was killed before it wrote its name (EMPTY_LOCK_GRACE_MS).
   const emptyFile = holder === undefined && stat.isFile() && stat.size === 0;
-  if (!holderGone(holder, stat, emptyFile ? EMPTY_LOCK_GRACE_MS : STALE_MS)) return undefined;
+  if (!holderGone(holder, stat, emptyFile ? EMPTY_LOCK_GRACE_MS : STALE_MS, now())) return undefined;
   return { key: holder?.id ?? `inode${stat.ino}` };
 }
 
@@ -391,10 +393,10 @@ async function leftBehind(lockFile: string, folderHolder: string): Promise<{ key
  * does (lock-takeover.ts): holding the takeover marker, the same lock, still left behind, is
  * removed; anything else (released, taken over, a new holder) is left as it is.
  */
-async function takeOver(lockFile: string, folderHolder: string, left: { key: string }): Promise<boolean> {
+async function takeOver(lockFile: string, folderHolder: string, left: { key: string }, now?: () => number): Promise<boolean> {
   const { takeOverOnce } = await import('./lock-takeover.js');
   return takeOverOnce(lockFile, left.key, async () => {
-    if ((await leftBehind(lockFile, folderHolder))?.key !== left.key) return false;
+    if ((await leftBehind(lockFile, folderHolder, now))?.key !== left.key) return false;
     await fs.rm(lockFile, { recursive: true, force: true });
     await fs.rm(folderHolder, { force: true });
     return true;

@@ -23,10 +23,13 @@ import { readFileNoFollow } from '../support/read-no-follow.js';
 /** A marker whose maker is not known (another computer) is left behind once this old: a takeover takes milliseconds. */
 const MARKER_STALE_MS = 10_000;
 
-/** Whether the holder of a lock (or of a marker) is gone: killed on this computer, or, holder unknown, not refreshed for `staleMs`. */
-export function holderGone(holder: { pid: number; host: string } | undefined, stat: { mtimeMs: number }, staleMs: number): boolean {
+/**
+ * Whether the holder of a lock (or of a marker) is gone: killed on this computer, or, holder
+ * unknown, not refreshed for `staleMs` by the time `now` (Date.now() unless a test gives its own).
+ */
+export function holderGone(holder: { pid: number; host: string } | undefined, stat: { mtimeMs: number }, staleMs: number, now = Date.now()): boolean {
   if (holder && holder.host === os.hostname()) return holder.pid !== process.pid && !isProcessAlive(holder.pid);
-  return Date.now() - stat.mtimeMs > staleMs;
+  return now - stat.mtimeMs > staleMs;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface LockOptions {
    * lock names it (`ferry import (process 4242, since 05:40:01 UTC)`, or `another Ferry process`).
    */
   onWait?: (holder: string) => void;
+  /** The clock the lock's age is read by (Date.now): a test gives its own to age a lock without waiting. */
+  now?: () => number;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function lockWorkspace(root: string, writer: string, options: LockO
     notAFolder: () => new Error(`Could not take the workspace's write lock in ${dir}: a part of that path is a file, not a folder. Remove it, or point FERRY_DATA_DIR at a folder.`),
     busy: (holder) => new WorkspaceBusyError(busyMessage(holder)),
     ...(options.onWait ? { onWait: (holder: LockHolder | undefined) => options.onWait!(holderText(holder)) } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
 }
 
