@@ -10,7 +10,7 @@ import { readTextFile, writeFileAtomic } from './files.js';
 import { checkNewDisplayName } from './names.js';
 import type { ReadOutcomeOf } from './read-resource.js';
 import { secretValueKeys, warnSecretValues } from './secret-values.js';
-import { compareNames, isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, stripYaml, symlinkMessage, type TreeReader, ymlWarning } from './tree.js';
+import { compareNames, isSymbolicLink, isYamlFile, readRequestTree, REQUESTS_DIR, skippedEntryWarning, stripYaml, symlinkMessage, type TreeReader, ymlWarning } from './tree.js';
 import { selectRequests, SelectError } from './select.js';
 import { readRequestTreePart } from './tree-part.js';
 import { ListingCache, NeedsParsing, type ListingCacheOptions } from './listing-cache.js';
@@ -361,9 +361,10 @@ async function readEntries<T extends { seq?: number }>(root: string, dir: string
     names = [];
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
-      // Every link is said, whatever its name (a linked folder of environments too), as under requests/.
-      if (entry.isSymbolicLink()) {
-        warnings.push({ file: `${dir}/${entry.name}`, message: symlinkMessage(`${dir}/${entry.name}`) });
+      // Every link, pipe, socket or device is said, whatever its name (a linked folder of environments too), as under requests/.
+      const skipped = skippedEntryWarning(entry, `${dir}/${entry.name}`);
+      if (skipped) {
+        warnings.push(skipped);
       } else if (entry.isDirectory()) {
         // Not read (one item per file, directly here); one that holds .yaml files is said once.
         const subfolder = await subfolderWarning(root, dir, entry.name);

@@ -76,6 +76,19 @@ export function symlinkMessage(label: string): string {
   return `${label} is a symbolic link; Ferry never follows links, so it was skipped.`;
 }
 
+/**
+ * The warning for a listed entry Ferry skips, or undefined for a file or folder (read as usual).
+ * A link is never followed; a named pipe, socket or device is never opened (opening a pipe waits
+ * for a writer), and is said rather than left out without a word. Under requests/ and directly in
+ * environments/, servers/ and loadtests/, whatever its name, as a link is.
+ */
+export function skippedEntryWarning(entry: Dirent, label: string): Warning | undefined {
+  if (entry.isSymbolicLink()) return { file: label, message: symlinkMessage(label) };
+  if (entry.isFile() || entry.isDirectory()) return undefined;
+  const what = entry.isFIFO() ? 'a named pipe' : entry.isSocket() ? 'a socket' : entry.isBlockDevice() || entry.isCharacterDevice() ? 'a device' : 'of an unknown type';
+  return { file: label, message: `${label} is ${what}, not a regular file; Ferry reads regular files only, so it was skipped. Put a regular file in its place, or remove it.` };
+}
+
 /** The entries of a folder under `requests/` (none when it is missing; a warning when unreadable). */
 export function listFolder(root: string, relPath: string, warnings: Warning[]): Dirent[] {
   const listed = listFolderOrProblem(root, relPath);
@@ -114,7 +127,15 @@ function listFolderOrProblem(root: string, relPath: string): Dirent[] | Warning 
 export function folderNode<R extends RequestSummary>(root: string, relPath: string, entries: readonly Dirent[], warnings: Warning[], read: TreeReader<R>): FolderNode<R> {
   const label = path.posix.join(REQUESTS_DIR, relPath);
   let settings = { ...read.folderDefaults };
-  const folderFile = entries.find((e) => isFolderFile(e.name) && !e.isSymbolicLink());
+  let folderFile: Dirent | undefined;
+  for (const entry of entries) {
+    if (!isFolderFile(entry.name)) continue;
+    // A link, pipe, socket or device named so is said here (readFolder leaves it to this), also
+    // for a folder above a request a run reads alone (tree-part.ts), whose settings it inherits.
+    const skipped = skippedEntryWarning(entry, path.posix.join(label, entry.name));
+    if (skipped) warnings.push(skipped);
+    else folderFile ??= entry;
+  }
   if (relPath !== '' && folderFile) {
     const outcome = read.folder(path.join(root, REQUESTS_DIR, relPath, folderFile.name), path.posix.join(label, folderFile.name));
     if (outcome.ok) settings = outcome.value;
@@ -137,8 +158,10 @@ export function readFolder<R extends RequestSummary>(root: string, relPath: stri
     if (entry.name.startsWith('.')) continue;
     const childRel = relPath === '' ? entry.name : `${relPath}/${entry.name}`;
     const childLabel = `${REQUESTS_DIR}/${childRel}`;
-    if (entry.isSymbolicLink()) {
-      warnings.push({ file: childLabel, message: symlinkMessage(childLabel) });
+    const skipped = skippedEntryWarning(entry, childLabel);
+    if (skipped) {
+      // `_folder.yaml`'s is said by folderNode.
+      if (!isFolderFile(entry.name)) warnings.push(skipped);
       continue;
     }
     if (entry.isDirectory()) {
