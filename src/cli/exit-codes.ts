@@ -3,7 +3,7 @@
 export const EXIT = {
   /** Everything ran and passed. */
   ok: 0,
-  /** Something failed: a request, a test, a threshold; or Ctrl-C stopped a run, load, import or update (`serve`, `app` and `mcp` end with 0). */
+  /** Something failed: a request, a test, a threshold, a file problem `ferry ls --strict` found; or Ctrl-C stopped a run, load, import or update (`serve`, `app` and `mcp` end with 0). */
   failed: 1,
   /** Bad usage or bad input: unknown option, missing file, unreadable workspace. */
   usage: 2,
@@ -12,8 +12,9 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export const EXIT_CODES_HELP = `Exit codes:
   0  success (also \`ferry serve\`, \`ferry app\` and \`ferry mcp\` stopped with Ctrl-C)
-  1  something failed (a request, a test, a threshold), or Ctrl-C stopped a run,
-     a load test, an import or an update (SIGTERM too)
+  1  something failed (a request, a test, a threshold; \`ferry ls --strict\` found
+     a file problem), or Ctrl-C stopped a run, a load test, an import or an
+     update (SIGTERM too)
   2  bad usage or bad input
   130  a second Ctrl-C quit at once`;
 

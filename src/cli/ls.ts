@@ -1,10 +1,10 @@
 /**
- * `ferry ls [PATH] [--kind K] [--problems]`: prints the workspace tree (or one folder of it, or
+ * `ferry ls [PATH] [--kind K] [--problems [--strict]]`: prints the workspace tree (or one folder of it, or
  * one kind of request), environments, servers, load tests and file problems. Columns are lined
  * up by display width, so wide (CJK, emoji) and combining characters keep them straight.
  */
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 // Modules, not their folders' index: a listing the cache answers loads no schema, YAML parser or
 // lock (docs/workspace.md, "The listing cache").
 import { REQUEST_KINDS } from '../model/constants.js';
@@ -17,7 +17,7 @@ import { formatWarning } from '../workspace/warning-text.js';
 import { dataDir } from '../appdata/paths.js';
 import { firstSymlink } from '../support/paths-inside.js';
 import { fromShellPaths, openWorkspaceFor, type CliContext } from './context.js';
-import { CliError } from './exit-codes.js';
+import { CliError, EXIT } from './exit-codes.js';
 import { examples } from './examples.js';
 import { paint } from './output.js';
 
@@ -25,21 +25,29 @@ interface LsFlags {
   json?: boolean;
   kind?: string;
   problems?: boolean;
+  strict?: boolean;
 }
 
 export function registerLs(program: Command, ctx: CliContext): void {
   program
     .command('ls')
     .description('list the requests (with kind and method), environments, servers, load tests and file problems')
-    .addHelpText('after', examples([["ferry ls", "the tree, environments, servers and load tests"], ["ferry ls Users --kind http", "only HTTP requests under Users/"], ["ferry ls --problems", "every file problem, path: message"], ["ferry ls --json", "as JSON"]]))
+    .addHelpText('after', examples([["ferry ls", "the tree, environments, servers and load tests"], ["ferry ls Users --kind http", "only HTTP requests under Users/"], ["ferry ls --problems", "every file problem, path: message"], ["ferry ls --strict", "for CI: every file read whole, unknown fields too; exit 1 on any problem"], ["ferry ls --json", "as JSON"]]))
     .argument('[path]', 'only this folder (or request) under requests/')
     .option('--kind <kind>', `only requests of this kind: ${REQUEST_KINDS.join(', ')}`)
     .option('--problems', 'list every file problem (path:line:column: message), nothing else')
+    .addOption(new Option('--strict', 'with --problems (implied): also the fields a run, serve or load would say are unknown (every file read whole, not from the listing cache); exit code 1 when there is any problem').implies({ problems: true }))
     .option('--json', 'print the listing as JSON')
     .action(async (wanted: string | undefined, options: LsFlags, command: Command) => {
       const kind = options.kind?.toLowerCase();
       if (kind !== undefined && !(REQUEST_KINDS as readonly string[]).includes(kind)) {
         throw new CliError(`Unknown request kind "${options.kind}". Kinds: ${REQUEST_KINDS.join(', ')}.`);
+      }
+      if (options.strict) {
+        const problems = await strictProblems(command, ctx);
+        printProblems(problems, options.json === true, ctx);
+        if (problems.length > 0) ctx.exitCode = EXIT.failed;
+        return;
       }
       // Problems are of the whole workspace; a folder's listing reads only that folder.
       // A listing: every file is read and checked as for a run (same warnings), but only what is shown is kept.
@@ -95,6 +103,18 @@ function rootOf(command: Command): Command {
   return root;
 }
 
+/**
+ * `ferry ls --strict`: the workspace read whole, as a run reads it (no listing cache, which keeps
+ * only what a listing shows), and each file's unknown fields added to the file problems. The
+ * model's declarations load only here: a plain `ferry ls` stays as it was.
+ */
+async function strictProblems(command: Command, ctx: CliContext): Promise<Warning[]> {
+  const ws = await openWorkspaceFor(command, ctx, { showsWarnings: true });
+  const { unknownFieldsWarnings } = await import('../workspace/unknown-fields.js');
+  // By file, as the workspace's own: a file's other problems before its unknown fields (a stable sort).
+  return [...ws.warnings, ...unknownFieldsWarnings(ws)].sort((a, b) => a.file.localeCompare(b.file));
+}
+
 /** `ferry ls --problems`: each file's problems, every one of them (a warning names only its first). */
 function printProblems(warnings: readonly Warning[], json: boolean, ctx: CliContext): void {
   if (json) {
@@ -115,7 +135,9 @@ function printProblems(warnings: readonly Warning[], json: boolean, ctx: CliCont
     lines.push(c.yellow(`${w.file}${w.line ? `:${w.line}:${w.column ?? 1}` : ''}: ${w.problems.length} problems`));
     for (const problem of w.problems) lines.push(`  ${c.yellow(problem)}`);
   }
-  lines.push('', `${warnings.length} file${warnings.length === 1 ? '' : 's'} with problems.`);
+  // Files, not warnings: one file may have several (a problem and its unknown fields).
+  const files = new Set(warnings.map((w) => w.file)).size;
+  lines.push('', `${files} file${files === 1 ? '' : 's'} with problems.`);
   ctx.output.out(lines.join('\n'));
 }
 
