@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAppServer } from '../../src/app/server/index.js';
 import { formatWarning, openWorkspace } from '../../src/workspace/index.js';
 import { ApiClient, until } from '../app/api-client.js';
-import { ferryProcess } from '../support/cli.js';
+import { ferry, ferryProcess } from '../support/cli.js';
 import { listenLoopback } from '../support/servers/listen.js';
 import { tempDir } from '../support/temp.js';
 
@@ -136,6 +136,30 @@ describe('named pipes, sockets and devices in the workspace', () => {
     expect(await staging.done).toBe(2);
     expect(staging.output.stderr).toBe(`ferry: Environment "staging" cannot be used: ${skipped('environments/staging.yaml')}\n`);
   }, 90_000);
+
+  it('a _folder.yaml that is a link or a pipe is said to a run of one request under it, which is not sent, as in a run of the whole tree', async () => {
+    let received = 0;
+    const peer = http.createServer((_req, res) => (received++, res.end('ok')));
+    const listening = await listenLoopback(peer, 'http');
+    closers.push(() => listening.close());
+    const root = await workspaceWithPipes(`${listening.url}/`);
+    const outside = await tempDir();
+    await fs.writeFile(path.join(outside, 'settings.yaml'), 'name: Linked\nheaders:\n  - key: X-Team\n    value: a\n');
+    await fs.mkdir(path.join(root, 'requests', 'Linked'));
+    await fs.writeFile(path.join(root, 'requests', 'Linked', 'One.yaml'), `name: One\nurl: ${listening.url}/\n`);
+    await fs.symlink(path.join(outside, 'settings.yaml'), path.join(root, 'requests', 'Linked', '_folder.yaml'));
+    process.env.FERRY_DATA_DIR = await tempDir();
+    for (const [wanted, file] of [['Linked/One.yaml', 'requests/Linked/_folder.yaml'], ['Sub/Inner.yaml', 'requests/Sub/_folder.yaml']] as const) {
+      const part = await openWorkspace(root, { requests: [wanted] });
+      expect(part.part, wanted).toEqual([wanted]);
+      expect(part.warnings.filter((w) => w.file.startsWith('requests/')).map((w) => w.file), wanted).toEqual([file]);
+      // Sent before without the folder's headers when the link was in the folder of the one request run.
+      const run = await ferry(['-w', root, 'run', wanted]);
+      expect(run.code, run.stdout).toBe(1);
+      expect(run.stdout).toContain(`(the folder's auth, headers and scripts are unknown, so its requests are not sent; fix the file to run them)`);
+    }
+    expect(received).toBe(0);
+  });
 
   it("the app's API lists them (the workspace's warnings, the servers and load tests panels), a new server's port read past the pipe, and one made while it runs", async () => {
     const root = await workspaceWithPipes();
