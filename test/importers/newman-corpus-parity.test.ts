@@ -190,14 +190,16 @@ function sent(r: ReceivedRequest): Sent {
  * ones, as above, and `accept` (both send `*\/*`, compared as received above, but each client
  * writes its headers in its own order, `host` among them), wherever they stood in the object; the
  * legacy `request.id`, which Newman gives as the item's id (made up afresh on each run for a
- * collection without ids) and Ferry as the request's path (scripts.md); and a logged response
- * time and response Date header, measurements.
+ * collection without ids) and Ferry as the request's path (scripts.md); the legacy
+ * `request.description` of a request whose collection wrote an empty one (`"description": ""`):
+ * Newman gives `''`, Ferry none, an empty `docs` being no `docs` (scripts.md); and a logged
+ * response time and response Date header, measurements.
  */
 const ownInLog = (line: string) =>
   line
     .replace(/"(user-agent|accept|cache-control|postman-token|accept-encoding|connection|content-length|x-item)":"[^"]*",?/g, '')
     .replace(/,}/g, '}')
-    .replace(/\{"id":"[^"]*","name":/g, '{"id":…,"name":')
+    .replace(/\{"id":"[^"]*","name":("(?:[^"\\]|\\.)*")(,"description":"")?/g, '{"id":…,"name":$1')
     .replace(/^(Response time: )\d+$/, '$1…')
     .replace(/"Date":"[^"]*"/g, '"Date":"…"');
 

@@ -182,6 +182,7 @@ function scriptedCollection(base: string) {
         "pm.test('request header', () => pm.request.to.have.header('X-H', 'changed'));",
       ]),
       item('response', { method: 'GET', url: `${base}/resp` }, null, [
+        "P('no description', () => [typeof pm.request.description, 'description' in request, typeof request.description, JSON.stringify(request).includes('description')]);",
         "P('code status', () => [pm.response.code, pm.response.status, pm.response.reason()]);",
         "P('headers', () => [pm.response.headers.get('x-num'), pm.response.headers.has('X-NUM'), typeof pm.response.responseTime]);",
         "P('json', () => pm.response.json().nested.a.b);",
@@ -202,7 +203,8 @@ function scriptedCollection(base: string) {
         "tests['legacy false'] = false;",
         "pm.test.skip('skipped', () => {});",
       ]),
-      item('libraries', { method: 'GET', url: `${base}/lib` }, null, [
+      item('libraries', { method: 'GET', url: `${base}/lib`, description: 'Checks the *bundled* libraries.' }, null, [
+        "P('description', () => [typeof pm.request.description, String(pm.request.description), pm.request.description, request.description]);",
         "P('lodash', () => [_.get({ a: { b: 1 } }, 'a.b'), require('lodash').chunk([1, 2, 3], 2)]);",
         "P('moment', () => require('moment')('2020-01-02T03:04:05Z').utc().format('YYYY/MM/DD HH:mm'));",
         "P('crypto', () => [CryptoJS.MD5('a').toString(), require('crypto-js').HmacSHA256('m', 'k').toString(CryptoJS.enc.Base64)]);",
@@ -267,6 +269,9 @@ describe('Newman and Ferry run the same scripts alike', () => {
     expect(tests).toContain('amount = 10');
     expect(tests).toContain('amount = 20');
     expect(tests).toContain('tv4 = [false,"Invalid type: string (expected integer)"]');
+    // The request's notes, as Newman has them.
+    expect(tests).toContain('description = ["object","Checks the *bundled* libraries.",{"content":"Checks the *bundled* libraries.","type":"text/plain"},"Checks the *bundled* libraries."]');
+    expect(tests).toContain('no description = ["undefined",true,"undefined",false]');
     expect(byFerry.find((s) => s.item === 'last')?.url).toBe('/last?g=gv&num=5&bool=false');
   });
 });

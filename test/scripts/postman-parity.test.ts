@@ -98,12 +98,36 @@ describe('as Newman runs them', () => {
       return JSON.parse(result.console[0]!.text) as Record<string, unknown>;
     };
     const none = await line();
-    expect(Object.keys(none)).toEqual(['id', 'name', 'description', 'headers', 'method', 'url', 'data']);
-    // The id is pm.info.requestId's (Newman: the item's id for both); no notes give '' (old exports' "description": "").
-    expect(none).toMatchObject({ id: 'Users/Get user.yaml', name: 'Get user', description: '' });
+    // No notes: no description in the line, as Newman's for a request without a description.
+    expect(Object.keys(none)).toEqual(['id', 'name', 'headers', 'method', 'url', 'data']);
+    // The id is pm.info.requestId's (Newman: the item's id for both).
+    expect(none).toMatchObject({ id: 'Users/Get user.yaml', name: 'Get user' });
     expect(none.data).toEqual({});
     expect((await line({ type: 'text', text: 'RAW' })).data).toBe('RAW');
     expect((await line({ type: 'formUrlencoded', form: [{ key: 'a', value: '1' }, { key: 'a', value: '2' }, { key: 'b', value: '3' }] })).data).toEqual({ a: ['1', '2'], b: '3' });
+  });
+
+  it('the request\'s notes: pm.request.description is Postman\'s Description ({content, type: text/plain}) or undefined, the legacy request.description its text', async () => {
+    const code = `console.log(typeof pm.request.description, String(pm.request.description), JSON.stringify(pm.request.description), Object.keys(pm.request.description || {}).join(','),
+      'description' in request, typeof request.description, JSON.stringify(request))`;
+    const noted = await engine.runPostResponse(postContext([code], user, { request: { ...preContext([]).request, description: 'Some *notes*' } }));
+    const none = await engine.runPostResponse(postContext([code], user));
+    expect([...noted.errors, ...none.errors]).toEqual([]);
+    // What Newman 6.2 logs for a request with "description": "Some *notes*" and one without the field (ids aside).
+    expect(noted.console[0]!.text).toBe('object Some *notes* {"content":"Some *notes*","type":"text/plain"} content,type true string ' +
+      '{"id":"Users/Get user.yaml","name":"Get user","description":"Some *notes*","headers":{"accept":"application/json"},"method":"GET","url":"http://127.0.0.1:1/users/1?a=1","data":{}}');
+    expect(none.console[0]!.text).toBe('undefined undefined undefined  true undefined ' +
+      '{"id":"Users/Get user.yaml","name":"Get user","headers":{"accept":"application/json"},"method":"GET","url":"http://127.0.0.1:1/users/1?a=1","data":{}}');
+  });
+
+  it('the request\'s id: pm.request.id, the legacy request.id and pm.info.requestId are all the request\'s path, in both phases; a request with no path goes by its name', async () => {
+    const code = 'console.log(pm.request.id, request.id, pm.info.requestId)';
+    const pre = await engine.runPreRequest(preContext([code]));
+    const post = await engine.runPostResponse(postContext([code], user));
+    const unsaved = await engine.runPreRequest(preContext([code], { info: { requestName: 'Scratch', iteration: 0 } }));
+    expect([...pre.errors, ...post.errors, ...unsaved.errors]).toEqual([]);
+    expect([pre.console[0]!.text, post.console[0]!.text]).toEqual(['Users/Get user.yaml Users/Get user.yaml Users/Get user.yaml', 'Users/Get user.yaml Users/Get user.yaml Users/Get user.yaml']);
+    expect(unsaved.console[0]!.text).toBe('Scratch Scratch Scratch');
   });
 
   it('legacy responseCode: the reason given, Postman\'s description of the code and its standard name, in Postman\'s order (none for a code its table lacks)', async () => {

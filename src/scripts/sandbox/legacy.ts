@@ -64,8 +64,6 @@ export interface LegacyParts {
   environment: VariableScope;
   globals: VariableScope;
   request: ScriptRequest;
-  /** What `pm.info.requestId` gives (the request's path), Postman's legacy `request.id` being the same item id. */
-  requestId: string;
   response: ScriptResponse | undefined;
   /** The script names `responseBody`: only then is the body read (and asked of the host) for it. */
   withBody?: boolean;
@@ -133,9 +131,10 @@ export function makeLegacy(parts: LegacyParts): Record<string, unknown> {
   const legacy: Record<string, unknown> = {
     postman,
     // In Postman's order, so a script logging it (JSON.stringify(request)) writes the same line.
-    // `description`: the request's notes, '' when it has none (old exports, the ones legacy scripts
-    // come in, give '' for no description; Postman leaves the key out only when there is no field).
-    request: { id: parts.requestId, name: request.name, description: request.description ?? '', headers: headersObject, method: request.method, url: request.url.toString(), data: bodyData },
+    // `id` is `pm.request.id` (Postman's legacy id is the item's, as `pm.info.requestId`);
+    // `description` the notes' text, undefined without notes, as Postman gives it for a request
+    // without a description (the key is there either way, as in Postman).
+    request: { id: request.id, name: request.name, description: request.description?.toString(), headers: headersObject, method: request.method, url: request.url.toString(), data: bodyData },
     environment: environmentObject,
     globals: globalsObject,
     data: { ...parts.iterationData },

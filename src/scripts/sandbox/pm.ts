@@ -8,7 +8,7 @@ import { makeLegacy } from './legacy.js';
 import { requireModule } from './modules.js';
 import { unavailableFunction, unavailableObject } from './unavailable.js';
 import { defineProperties } from './intrinsics.js';
-import { phaseRequest, type Phase, type State, type ScopeKey } from './state.js';
+import { phaseRequest, requestIdOf, type Phase, type State, type ScopeKey } from './state.js';
 
 /** The parts of the state a script may have changed, sent back to the host. */
 export interface StateUpdate {
@@ -112,7 +112,7 @@ class ScriptParts {
   }
 
   scriptRequest(): ScriptRequest {
-    return (this.request ??= new ScriptRequest(phaseRequest(this.phase)));
+    return (this.request ??= new ScriptRequest(phaseRequest(this.phase), requestIdOf(this.phase)));
   }
 
   /** The layers of `pm.variables` under the local scope, in the order they are read. */
@@ -147,7 +147,7 @@ class Pm {
     const info = parts.phase.info;
     return (parts.info ??= {
       requestName: info.requestName,
-      requestId: info.requestPath ?? info.requestName,
+      requestId: requestIdOf(parts.phase),
       iteration: info.iteration,
       iterationCount: info.iterationCount ?? 1,
       eventName: parts.phase.event,
@@ -246,7 +246,6 @@ export function makeScope(phase: Phase, response: ScriptResponse | undefined, le
       environment: parts.scope('environment'),
       globals: parts.scope('globals'),
       request: parts.scriptRequest(),
-      requestId: phase.info.requestPath ?? phase.info.requestName,
       response,
       withBody: legacyBody,
       setNextRequest: (name) => parts.setNextRequest(name),

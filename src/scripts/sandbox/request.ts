@@ -169,11 +169,27 @@ export class RequestBody {
   }
 }
 
+/**
+ * Postman's Description: the request's notes as `content`, with their `type`. Postman gives a
+ * description written as plain text (every export's) the type `text/plain`, so Ferry's notes get it
+ * too: a script logging `pm.request.description` writes what Newman's writes.
+ */
+export class Description {
+  constructor(
+    readonly content: string,
+    readonly type = 'text/plain',
+  ) {}
+
+  toString(): string {
+    return this.content;
+  }
+}
+
 export class ScriptRequest {
   method: string;
   readonly name: string | undefined;
-  /** The request's notes (the legacy `request.description`). */
-  readonly description: string | undefined;
+  /** The request's notes (`docs`); undefined without any, as Postman's for a request without a description. */
+  readonly description: Description | undefined;
   auth: { type: string; [field: string]: unknown } | undefined;
   // URL, headers and body are built on first use: most scripts touch none of them.
   private urlObject: Url | undefined;
@@ -182,9 +198,16 @@ export class ScriptRequest {
   private pathVariableList: PropertyList | undefined;
   private readonly pathEdits: ChangeFlag = { changed: false };
 
-  constructor(private readonly data: RequestData) {
+  /**
+   * @param id the request's id for scripts (its path: `requestIdOf`), the same as
+   *   `pm.info.requestId` and the legacy `request.id`, so the three agree.
+   */
+  constructor(
+    private readonly data: RequestData,
+    readonly id: string,
+  ) {
     this.name = data.name;
-    this.description = data.description;
+    this.description = data.description ? new Description(data.description) : undefined;
     this.method = String(data.method ?? 'GET');
     this.auth = data.auth ? { ...data.auth } : undefined;
   }
@@ -213,9 +236,6 @@ export class ScriptRequest {
   private get pathVariables(): PropertyList {
     this.pathVariableList ??= new PropertyList(toProperties(this.data.pathParams), false, this.pathEdits);
     return this.pathVariableList;
-  }
-  get id(): string | undefined {
-    return this.name;
   }
   /** chai assertions on the request, e.g. `pm.request.to.have.header('X-Id')`, as Postman's. */
   get to(): unknown {

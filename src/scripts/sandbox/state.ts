@@ -29,6 +29,15 @@ export interface Phase {
   location?: string[];
 }
 
+/**
+ * The request's id for scripts (`pm.info.requestId`, `pm.request.id`, the legacy `request.id`):
+ * its path (`Users/Get user.yaml`), the same on every run, and what `setNextRequest` takes, as
+ * Postman's item id is; a request that has no path (not saved) goes by its name.
+ */
+export function requestIdOf(phase: Phase): string {
+  return phase.info.requestPath ?? phase.info.requestName;
+}
+
 /** The request as the phase's scripts have left it so far, parsed from what the host sent on first use. */
 export function phaseRequest(phase: Phase): RequestData {
   phase.state.request ??= json.parse(phase.requestJson) as RequestData;
