@@ -153,8 +153,9 @@ describe('what a command loads (bin/ferry.js)', () => {
       // 171 since the HTML report shows names as the app does (support/shown-name.ts, one regex);
       // 172 since reading a file warns of a text field YAML reads as a reshaped number (workspace/number-text-warning.ts);
       // 173 since a subfolder of environments/ holding .yaml files is said, not passed over (workspace/unread-entries.ts);
-      // 174 since a misspelt request path and a declared field share one edit distance (support/edit-distance.ts).
-      expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(174);
+      // 174 since a misspelt request path and a declared field share one edit distance (support/edit-distance.ts);
+      // 175 since the headers a send reports as sent are read from the head undici wrote (protocols/http/sent-head.ts).
+      expect(ours.length, ours.join('\n')).toBeLessThanOrEqual(175);
       expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(270);
       // Ferry's code comes from the bundle, not from tsc's output beside it.
       const built = path.join(import.meta.dirname, '..', '..', 'dist') + path.sep;

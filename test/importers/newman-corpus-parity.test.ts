@@ -186,9 +186,11 @@ function sent(r: ReceivedRequest): Sent {
 }
 
 /**
- * Logged text: echoed request headers (and the legacy `request.headers`) without each client's own
- * ones, as above, and `accept` (both send `*\/*`, compared as received above, but each client
- * writes its headers in its own order, `host` among them), wherever they stood in the object; the
+ * Logged text: echoed request headers (and the legacy `request.headers`) without the values each
+ * client has its own of (User-Agent, Accept-Encoding, Newman's Cache-Control and Postman-Token, the
+ * item tag) and `accept` (both send `*\/*`, compared as received above, but each client writes its
+ * headers in its own order, `host` among them), wherever they stood in the object (Connection and
+ * Content-Length, which both list as sent, are compared); the
  * legacy `request.id`, which Newman gives as the item's id (made up afresh on each run for a
  * collection without ids) and Ferry as the request's path (scripts.md); the legacy
  * `request.description` of a request whose collection wrote an empty one (`"description": ""`):
@@ -197,7 +199,7 @@ function sent(r: ReceivedRequest): Sent {
  */
 const ownInLog = (line: string) =>
   line
-    .replace(/"(user-agent|accept|cache-control|postman-token|accept-encoding|connection|content-length|x-item)":"[^"]*",?/g, '')
+    .replace(/"(user-agent|accept|cache-control|postman-token|accept-encoding|x-item)":"[^"]*",?/g, '')
     .replace(/,}/g, '}')
     .replace(/\{"id":"[^"]*","name":("(?:[^"\\]|\\.)*")(,"description":"")?/g, '{"id":…,"name":$1')
     .replace(/^(Response time: )\d+$/, '$1…')

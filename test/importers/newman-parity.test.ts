@@ -180,6 +180,9 @@ function scriptedCollection(base: string) {
         "P('body sent', () => pm.request.body.raw);",
         "P('echo', () => [pm.response.json().body, pm.response.json().query]);",
         "pm.test('request header', () => pm.request.to.have.header('X-H', 'changed'));",
+        // The headers as sent, those the client added included; Newman's own two (and the values each client has its own of) aside.
+        "P('sent headers', () => pm.request.headers.map((h) => h.key).filter((k) => !/^(cache-control|postman-token)$/i.test(k)));",
+        "P('sent by the HTTP layer', () => [pm.request.headers.get('Host'), pm.request.headers.get('Connection'), pm.request.headers.get('Content-Length'), request.headers['content-length']]);",
       ]),
       item('response', { method: 'GET', url: `${base}/resp` }, null, [
         "P('no description', () => [typeof pm.request.description, 'description' in request, typeof request.description, JSON.stringify(request).includes('description')]);",
@@ -269,9 +272,11 @@ describe('Newman and Ferry run the same scripts alike', () => {
     expect(tests).toContain('amount = 10');
     expect(tests).toContain('amount = 20');
     expect(tests).toContain('tv4 = [false,"Invalid type: string (expected integer)"]');
-    // The request's notes, as Newman has them.
+    // The request's notes and the headers sent, Content-Length and Connection included, as Newman has them.
     expect(tests).toContain('description = ["object","Checks the *bundled* libraries.",{"content":"Checks the *bundled* libraries.","type":"text/plain"},"Checks the *bundled* libraries."]');
     expect(tests).toContain('no description = ["undefined",true,"undefined",false]');
+    expect(tests).toContain('sent headers = ["X-H","Content-Type","X-Item","User-Agent","Accept","Host","Accept-Encoding","Connection","Content-Length"]');
+    expect(tests).toContain(`sent by the HTTP layer = ["127.0.0.1:${listening.port}","keep-alive","26","26"]`);
     expect(byFerry.find((s) => s.item === 'last')?.url).toBe('/last?g=gv&num=5&bool=false');
   });
 });

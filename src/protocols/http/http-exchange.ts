@@ -11,6 +11,7 @@ import { BodyBuffer } from './body-buffer.js';
 import { describeNetworkError, responseTooLarge } from './http-errors.js';
 import { SendError } from '../send-error.js';
 import type { HttpSendContext, StreamReader } from './types.js';
+import { expectHead, type SentHead } from './sent-head.js';
 
 export interface Hop {
   status: number;
@@ -19,6 +20,8 @@ export interface Hop {
   body: Buffer;
   headersSize: number;
   firstByteAt: number;
+  /** The request's head as undici wrote it (its header lines), for what scripts see as sent. */
+  sentHead: SentHead;
 }
 
 /** The response size limit of one send: `maxResponseMb` and the same in bytes (0 = no limit). */
@@ -66,6 +69,7 @@ export function exchange(
     let stopped: SendError | undefined;
     let reader: StreamReader | undefined;
     let finished = false;
+    let sentHead: SentHead = {};
     const stop = (error?: SendError) => {
       if (finished) return;
       stopped ??= error ?? responseTooLarge(limit.maxMb);
@@ -95,6 +99,7 @@ export function exchange(
         } as Dispatcher.DispatchOptions,
         {
           onConnect(abort: (reason?: Error) => void) {
+            sentHead = expectHead(method, requestTarget(url));
             abortExchange = abort;
             deadline.attach(abort);
           },
@@ -111,7 +116,7 @@ export function exchange(
             for (const [name, value] of pairs) size += name.length + value.length + 4;
             // Interim answers (100 Continue, 103 Early Hints) are not the response.
             if (statusCode < 200) return true;
-            hop = { status: statusCode, statusText: statusText ?? '', rawHeaders: pairs, headersSize: size, firstByteAt: performance.now() };
+            hop = { status: statusCode, statusText: statusText ?? '', rawHeaders: pairs, headersSize: size, firstByteAt: performance.now(), sentHead };
             const declared = declaresNoBody(method, statusCode) ? NaN : Number(values(pairs, 'content-length')[0] ?? NaN);
             if (limit.maxBytes > 0 && declared > limit.maxBytes) {
               stop();

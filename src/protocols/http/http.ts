@@ -20,6 +20,7 @@ import { SendError } from '../send-error.js';
 import type { HttpResult, HttpSendContext } from './types.js';
 import { encodeMultipart, withMultipartType } from './multipart.js';
 import { defaultHeaders } from './default-headers.js';
+import { headersSent, type SentHead } from './sent-head.js';
 import { undiciAgent } from './undici-parts.js';
 import { exchange, requestTarget, values, type BodyLimit } from './http-exchange.js';
 import { loadOnce } from '../../support/load-once.js';
@@ -78,7 +79,9 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
     body = encoded.body;
     headers = withMultipartType(headers, encoded.contentType);
   }
-  headers.push(...defaultHeaders(headers, settings));
+  const defaults = defaultHeaders(headers, settings);
+  headers.push(...defaults);
+  const defaultNames = new Set(defaults.map(([name]) => name.toLowerCase()));
   // Every Cookie header of the request, as one line (RFC 6265 allows one), then the jar's.
   let userCookie = headers.filter(([name]) => name.toLowerCase() === 'cookie').map(([, value]) => value).filter(Boolean).join('; ');
   headers = headers.filter(([name]) => name.toLowerCase() !== 'cookie');
@@ -103,13 +106,13 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   // NTLM: negotiate on the first send, answer the challenge once (same origin, same connection).
   let ntlmAnswered = !prepared.ntlm;
   if (prepared.ntlm) headers = withAuthorization(headers, ntlmNegotiate(prepared.ntlm));
-  let sent: { headers: [string, string][]; cookie: string } = { headers, cookie: '' };
+  let sent: { headers: [string, string][]; cookie: string; head: SentHead } = { headers, cookie: '', head: {} };
   try {
     for (;;) {
       const cookie = [userCookie, ctx.cookies?.cookieHeader(url.href)].filter(Boolean).join('; ');
       const hopHeaders = cookie ? [...headers, ['Cookie', cookie] as [string, string]] : headers;
-      sent = { headers, cookie };
       const hop = await reportingConnection(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline, limit, ctx.streamBody));
+      sent = { headers, cookie, head: hop.sentHead };
       const completedAt = performance.now();
       // undici frees an HTTP/1.1 connection for the next request one event-loop turn after the
       // response ends; sending sooner would open a second connection to the same origin.
@@ -214,8 +217,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
         statusText: hop.statusText || STATUS_CODES[hop.status] || '',
         httpVersion: h2 ? '2' : '1.1',
         headers: hop.rawHeaders,
-        // In Postman's order: the request's, those added, Host (undici's, HTTP/1.1 only: HTTP/2 has :authority), the cookies.
-        sentHeaders: [...sent.headers, ...(h2 ? [] : [['Host', url.host] as [string, string]]), ...(sent.cookie ? [['Cookie', sent.cookie] as [string, string]] : [])],
+        sentHeaders: headersSent(sent.headers, defaultNames, sent.head, sent.cookie),
         body: decoded,
         bodySize: hop.body.length,
         headersSize: hop.headersSize,

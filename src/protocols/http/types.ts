@@ -21,8 +21,9 @@ export interface HttpResult {
   headers: [string, string][];
   /**
    * The request headers of the last hop as sent, those the client added included (User-Agent,
-   * Accept, Accept-Encoding, Host, Cookie with the jar's), but for Content-Length, in Postman's
-   * order rather than the wire's: what post-response scripts see.
+   * Accept, Accept-Encoding, and as undici wrote them Host over HTTP/1.1, Connection and
+   * Content-Length, then Cookie with the jar's), in Postman's order rather than the wire's: what
+   * post-response scripts see (sent-head.ts).
    */
   sentHeaders: [string, string][];
   /** The body after Content-Encoding was undone (when `decompress` is on). */
