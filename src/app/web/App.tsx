@@ -338,7 +338,8 @@ export function App() {
       return;
     }
     if (stableJson(remote) === onDisk.current || selectedRef.current !== path) return;
-    if (saveTimer.current !== undefined || conflictRef.current) {
+    // An edit refused for what it holds (an empty name) is an edit too: the bar offers the file's version, it is not dropped unasked.
+    if (saveTimer.current !== undefined || conflictRef.current || saveRefused.current !== null) {
       setConflict(conflictRef.current = remote);
       return;
     }
@@ -785,7 +786,16 @@ export function App() {
               file={conflict}
               message="This request changed on disk while you were editing it."
               setBase={(file) => { onDisk.current = stableJson(file); }}
-              show={(file) => { clearTimeout(saveTimer.current); saveTimer.current = undefined; draftRef.current = file; setDraft(file); }}
+              show={(file) => {
+                clearTimeout(saveTimer.current);
+                saveTimer.current = undefined;
+                draftRef.current = file;
+                setDraft(file);
+                // The edit a refusal was about is dropped: its "Not saved" no longer holds, and leaving has nothing to ask.
+                saveRefused.current = null;
+                waitsForLock.current = false;
+                setNotice((shown) => (shown?.startsWith('Not saved:') ? null : shown));
+              }}
               save={() => { edit(draftRef.current!); void saveNow(); }}
               clear={() => setConflict(conflictRef.current = null)}
             />

@@ -45,8 +45,8 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   /** Read again from where the environment is now (a rename on Save moves it). */
   const url = variablesUrl(currentId);
   const edited = loaded !== '' && JSON.stringify({ name, rows }) !== loaded;
-  /** Said beside the conflict bar when the file changed while the dialog held edits (no refused save says it). */
-  const [changedOnDisk, setChangedOnDisk] = useState(false);
+  /** The error on screen is the save's refusal for this conflict (409): it says why, so the bar says nothing of its own. */
+  const [refusedForConflict, setRefusedForConflict] = useState(false);
   /** Saved, but the user typed on while the save was on its way: the dialog stays open with those edits. */
   const [savedNote, setSavedNote] = useState<string | null>(null);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
@@ -59,11 +59,9 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
     failed: (e) => setError(e.message),
     same: (env) => loaded !== '' && stableJson(env.variables) === stableJson(base),
     edited: () => edited,
-    // A refused save's message, if any, stays: it says the same, and more.
-    conflict: (env) => {
-      setConflict(env.variables);
-      setChangedOnDisk(true);
-    },
+    // A refused save's message, if any, stays (as in the settings dialog): it says why nothing was
+    // saved, and the bar's own words only stand in for a refusal of this conflict.
+    conflict: (env) => setConflict(env.variables),
     take: (env) => {
       // The record of renames as of this version: a save sent on it follows those made since.
       if (env.mark !== undefined) setMark(env.mark);
@@ -82,7 +80,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   const save = async (over = base) => {
     try {
       setConflict(null);
-      setChangedOnDisk(false);
+      setRefusedForConflict(false);
       setSavedNote(null);
       let closes = true;
       const answer = await sendSave<VariablesRead>((sent, after) => {
@@ -112,6 +110,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
     } catch (e) {
       const changed = e instanceof ApiFailure ? (e.body as { variables?: EnvironmentVariableView[] } | undefined)?.variables : undefined;
       if (changed) setConflict(changed);
+      setRefusedForConflict(changed !== undefined);
       setError((e as Error).message);
     }
   };
@@ -121,6 +120,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       onSaved();
       onClose();
     } catch (e) {
+      setRefusedForConflict(false);
       setError((e as Error).message);
     }
   };
@@ -161,11 +161,11 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       {conflict && (
         <ConflictBar
           file={conflict}
-          message={changedOnDisk && !error ? 'These variables changed on disk while you were editing them.' : undefined}
+          message={error && refusedForConflict ? undefined : 'These variables changed on disk while you were editing them.'}
           setBase={setBase}
           show={(file) => { setRows(file); setLoaded(JSON.stringify({ name, rows: file })); setError(null); }}
           save={(file) => void save(file)}
-          clear={() => { setConflict(null); setChangedOnDisk(false); }}
+          clear={() => setConflict(null)}
         />
       )}
       <footer>

@@ -49,8 +49,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const [error, setError] = useState<string | null>(null);
   /** The file's version after a save was refused (changed on disk since it was read): taken, or saved over. */
   const [conflict, setConflict] = useState<LoadTestFile | null>(null);
-  /** Said beside the bar when the file changed while the panel held edits (no refused save says it). */
-  const [changedOnDisk, setChangedOnDisk] = useState(false);
+  /** The error on screen is the save's refusal for this conflict (409): it says why, so the bar says nothing of its own. */
+  const [refusedForConflict, setRefusedForConflict] = useState(false);
   const [run, setRun] = useState<RunState | null>(null);
   const [history, setHistory] = useState<LoadHistoryEntry[]>([]);
   const [picked, setPicked] = useState<string[]>([]);
@@ -99,7 +99,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     const newest = opens.ask();
     setError(null);
     setConflict(null);
-    setChangedOnDisk(false);
+    setRefusedForConflict(false);
     setShown(null);
     setPicked([]);
     try {
@@ -128,10 +128,8 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     read: async () => (await api.get<{ loadTest: LoadTestFile }>(`/api/loadtest?id=${encodeURIComponent(selected!)}`)).loadTest,
     same: (loadTest) => stableJson(loadTest) === stableJson(saved),
     edited: () => dirty,
-    conflict: (loadTest) => {
-      setConflict(loadTest);
-      setChangedOnDisk(true);
-    },
+    // A refused save's message, if any, stays beside the bar: the bar's own words only stand in for a refusal of this conflict.
+    conflict: (loadTest) => setConflict(loadTest),
     take: (loadTest) => {
       setSaved(loadTest);
       setDraft(loadTest);
@@ -165,7 +163,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     if (!selected || !draft) return false;
     setError(null);
     setConflict(null);
-    setChangedOnDisk(false);
+    setRefusedForConflict(false);
     try {
       const answer = await sendSave<{ id: string; loadTest: LoadTestFile }>(
         // After a save it follows: that answer's file (its id, after a rename) is the one written over.
@@ -189,6 +187,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     } catch (e) {
       const file = e instanceof ApiFailure ? (e.body as { loadTest?: LoadTestFile } | undefined)?.loadTest : undefined;
       if (file) setConflict(file);
+      setRefusedForConflict(file !== undefined);
       setError((e as Error).message);
       return false;
     }
@@ -317,11 +316,11 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
           {conflict && (
             <ConflictBar
               file={conflict}
-              message={changedOnDisk && !error ? `loadtests/${selected}.yaml changed on disk while you were editing it.` : undefined}
+              message={error && refusedForConflict ? undefined : `loadtests/${selected}.yaml changed on disk while you were editing it.`}
               setBase={setSaved}
               show={(file) => { setDraft(file); setError(null); }}
               save={(file) => void save(file)}
-              clear={() => { setConflict(null); setChangedOnDisk(false); }}
+              clear={() => setConflict(null)}
             />
           )}
           {broken && <p className="muted">Fix loadtests/{selected}.yaml in an editor; it shows here once it parses.</p>}

@@ -42,8 +42,8 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
   const [warning, setWarning] = useState<string | null>(null);
   /** The file's version after a save was refused (changed on disk since it was read): taken, or saved over. */
   const [conflict, setConflict] = useState<ServerEditorView | null>(null);
-  /** Said beside the conflict bar when the file changed while the editor held edits (no refused save says it). */
-  const [changedOnDisk, setChangedOnDisk] = useState(false);
+  /** The problem on screen is the save's refusal for this conflict (409): it says why, so the bar says nothing of its own. */
+  const [refusedForConflict, setRefusedForConflict] = useState(false);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
   const saves = useEditorSave({ common, yamlText });
   const sendSave = saves.save;
@@ -67,7 +67,7 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
     setSaved(null);
     setWarning(null);
     setConflict(null);
-    setChangedOnDisk(false);
+    setRefusedForConflict(false);
     try {
       const done = await sendSave<ServerEditorView & { warning?: string }>((sent, after) => {
         const { tls, certPath, keyPath, ...rest } = sent.common!;
@@ -90,6 +90,7 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
       const body = e instanceof ApiFailure ? (e.body as (ServerEditProblem & { current?: ServerEditorView }) | undefined) : undefined;
       setProblem(body && typeof body.error === 'string' ? body : { error: (e as Error).message });
       if (body?.current) setConflict(body.current);
+      setRefusedForConflict(body?.current !== undefined);
     }
   };
   const yamlProblem: YamlProblem | null = problem?.line !== undefined ? { line: problem.line, column: problem.column ?? 1, message: problem.error } : null;
@@ -107,10 +108,8 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
     failed: (e) => setLoadError(e.message),
     same: (read) => stableJson(read.server) === stableJson(base.current),
     edited: () => edited,
-    conflict: (read) => {
-      setConflict(read);
-      setChangedOnDisk(true);
-    },
+    // A refused save's problem, if any, stays beside the bar: the bar's own words only stand in for a refusal of this conflict.
+    conflict: (read) => setConflict(read),
     take: (read) => {
       show(read);
       setConflict(null);
@@ -167,11 +166,11 @@ export function ServerEditor({ id, kinds, diskChanges, onClose, onSaved }: { id:
       {conflict && (
         <ConflictBar
           file={conflict}
-          message={changedOnDisk && !problem ? `${conflict.file} changed on disk while you were editing it.` : undefined}
+          message={problem && refusedForConflict ? undefined : `${conflict.file} changed on disk while you were editing it.`}
           setBase={(file) => { base.current = file.server; }}
           show={(file) => { show(file); setProblem(null); }}
           save={(file) => void save(file.server)}
-          clear={() => { setConflict(null); setChangedOnDisk(false); }}
+          clear={() => setConflict(null)}
         />
       )}
       {warning && <p className="warn" role="status">{warning}</p>}
