@@ -5,8 +5,10 @@
  * is read once that save has answered, and a value other than the one saved meets the conflict
  * bar. The settings, environment and server editors: a read asked when the file changed before
  * the editor's first read answered is not lost, nor undone by that older first read; and an
- * editor opened on B right after A never shows A's values. Reads are held between the real
- * server and the page until the newer news is shown.
+ * editor opened on B right after A never shows A's values. The load-test panel's read of the
+ * load test picked is one of its reads of the file too (it was a read of its own, and a change
+ * while it was on its way was not read). Reads are held between the real server and the page
+ * until the newer news is shown.
  */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -21,6 +23,7 @@ import { browserMissing, closeAppPage, drawn, holdRequest, openAppPage, type Pag
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
 const BIN = path.resolve(import.meta.dirname, '../../bin/ferry.js');
+const SMOKE = 'name: Smoke\ntargets:\n  - request: Plain.yaml\n    weight: 1\nstages:\n  - { durationSecs: 6, target: 2 }\n';
 
 describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a file an editor takes, and closing over what was typed', () => {
   let ws: TempWorkspace;
@@ -45,6 +48,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
       'environments/stage.yaml': { name: 'Stage', variables: [{ key: 'who', value: 'staged' }] },
       'servers/board.yaml': 'name: Board\nkind: websocket\ndocs: board notes\nwebsocket:\n  mode: manual\n',
       'servers/echo.yaml': 'name: Echo\nkind: websocket\ndocs: echo notes\nwebsocket:\n  mode: echo\n',
+      'loadtests/smoke.yaml': SMOKE,
     });
     ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, log: true, onDialog }));
   }, 120_000);
@@ -242,4 +246,64 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
       await expect.poll(() => dialog.count()).toBe(0);
     });
   }
+  it('the load-test panel: the file changed while the first read of the load test picked is on its way is shown, that older read answering last does not put it back, and a click on the open one keeps its edit', async () => {
+    const read = /\/api\/loadtest\?id=smoke$/;
+    const sent: string[] = [];
+    const onRequest = (r: Request) => { if (r.method() === 'GET' && read.test(r.url())) sent.push(r.url()); };
+    page.on('request', onRequest);
+    const held = await holdRequest(page, read, 'GET', { reachServer: true });
+    await page.getByRole('button', { name: 'Load tests', exact: true }).click();
+    const panel = page.getByRole('region', { name: 'Load tests' });
+    const weight = panel.getByLabel('Target 1 weight');
+    await panel.getByRole('listitem').filter({ hasText: 'Smoke' }).click();
+    await held.sent;
+    const from = log.mark();
+    try {
+      await fs.writeFile(file('loadtests/smoke.yaml'), SMOKE.replace('weight: 1', 'weight: 5'));
+      // The change reported and taken: the read it asked for (none on the old code) is on its way.
+      await expect.poll(() => frames.slice(from.frames).some((f) => f.includes('"changed"') && f.includes('"loadtests/smoke.yaml"'))).toBe(true);
+      await drawn();
+    } finally {
+      held.release();
+    }
+    await held.answered;
+    await drawn();
+    await expect.poll(() => weight.inputValue()).toBe('5');
+    // Still so once every read asked has answered and been drawn.
+    await log.answered(read, from);
+    expect(await weight.inputValue()).toBe('5');
+
+    // Picked again while it holds an edit: nothing is read over the edit (the panel read the file again, dropping it unasked).
+    await weight.fill('6');
+    const before = sent.length;
+    await panel.getByRole('listitem').filter({ hasText: 'Smoke' }).click();
+    await drawn();
+    expect(sent.length).toBe(before);
+    expect(await weight.inputValue()).toBe('6');
+    expect(await panel.locator('summary').textContent()).toBe('Smoke loadtests/smoke.yaml · unsaved changes');
+    page.off('request', onRequest);
+    await panel.getByRole('button', { name: 'Revert' }).click();
+    await expect.poll(() => weight.inputValue()).toBe('5');
+    await page.getByLabel('Close load tests').click();
+    await expect.poll(() => panel.count()).toBe(0);
+    expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(SMOKE.replace('weight: 1', 'weight: 5'));
+  });
+  it('the load-test panel: a load test picked while its file does not parse shows once the file is fixed on disk, its error gone', async () => {
+    await fs.writeFile(file('loadtests/broken.yaml'), 'name: Broken\ntargets: [\n');
+    await page.getByRole('button', { name: 'Load tests', exact: true }).click();
+    const panel = page.getByRole('region', { name: 'Load tests' });
+    const item = panel.getByRole('listitem').filter({ hasText: 'broken' });
+    await expect.poll(() => item.textContent()).toContain('does not parse');
+    await item.click();
+    await expect.poll(() => panel.getByRole('alert').count()).toBe(1);
+    expect(await panel.getByRole('alert').textContent()).toContain('loadtests/broken.yaml');
+    expect(await panel.getByLabel('Load test name').count()).toBe(0);
+    await fs.writeFile(file('loadtests/broken.yaml'), SMOKE.replace('Smoke', 'Fixed'));
+    await expect.poll(() => panel.getByLabel('Load test name').inputValue()).toBe('Fixed');
+    await expect.poll(() => panel.getByRole('alert').count()).toBe(0);
+    expect(await panel.locator('summary').textContent()).toBe('Fixed loadtests/broken.yaml');
+    await page.getByLabel('Close load tests').click();
+    await expect.poll(() => panel.count()).toBe(0);
+    await fs.rm(file('loadtests/broken.yaml'));
+  });
 });

@@ -146,6 +146,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an 
     await fs.writeFile(file('loadtests/second.yaml'), SMOKE.replace('Smoke', 'Second'));
     const item = (name: string) => panel().getByRole('listitem').filter({ hasText: name });
     await expect.poll(() => item('Second').count()).toBe(1);
+    // Second open first: a click on the load test already open reads nothing (Smoke is, after the tests above).
+    await item('Second').click();
+    await expect.poll(() => panel().getByLabel('Load test name').inputValue()).toBe('Second');
     const held = await holdRequest(page, /\/api\/loadtest\?id=smoke$/, 'GET', { reachServer: true });
     await item('Smoke').click();
     await held.sent;

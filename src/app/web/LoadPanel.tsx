@@ -93,28 +93,20 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     if (newest()) setHistory(entries);
   }, []);
 
-  // Another load test picked while one is read: the last picked is opened, not the last to answer.
-  const opens = useLatest();
-  const open = useCallback(async (id: string) => {
-    const newest = opens.ask();
+  /**
+   * Opens load test `id`: its file is read by the panel's reads of it (useDiskReread below), so a
+   * change while that first read is on its way is read and shown, and of two picked in a row the
+   * first answering last is dropped. Until it answers nothing of the one open before is shown.
+   */
+  const open = useCallback((id: string) => {
+    setSelected(id);
+    setSaved(null);
+    setDraft(null);
     setError(null);
     setConflict(null);
     setRefusedForConflict(false);
     setShown(null);
     setPicked([]);
-    try {
-      const { loadTest } = await api.get<{ loadTest: LoadTestFile }>(`/api/loadtest?id=${encodeURIComponent(id)}`);
-      if (!newest()) return;
-      setSelected(id);
-      setSaved(loadTest);
-      setDraft(loadTest);
-    } catch (e) {
-      if (!newest()) return;
-      setSelected(id);
-      setSaved(null);
-      setDraft(null);
-      setError((e as Error).message);
-    }
     void loadHistory(id);
   }, [loadHistory]);
 
@@ -124,13 +116,17 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   }, [hidden, diskChanges]);
 
   useDiskReread(diskChanges, saves, {
-    openKey: () => (selected && saved ? selected : undefined),
+    openKey: () => selected ?? undefined,
     read: async () => (await api.get<{ loadTest: LoadTestFile }>(`/api/loadtest?id=${encodeURIComponent(selected!)}`)).loadTest,
-    same: (loadTest) => stableJson(loadTest) === stableJson(saved),
+    // The first read too (and the read under a new id after a rename); its failure is said until a read of the file succeeds.
+    failed: (e) => setError(e.message),
+    same: (loadTest) => saved !== null && stableJson(loadTest) === stableJson(saved),
     edited: () => dirty,
     // A refused save's message, if any, stays beside the bar: the bar's own words only stand in for a refusal of this conflict.
     conflict: (loadTest) => setConflict(loadTest),
     take: (loadTest) => {
+      // The first read of it: a failure said before (a file that did not parse, fixed since) no longer holds.
+      if (saved === null) setError(null);
       setSaved(loadTest);
       setDraft(loadTest);
     },
@@ -199,7 +195,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     try {
       const { id } = await api.post<{ id: string }>('/api/loadtest', { name });
       await loadList();
-      await open(id);
+      open(id);
     } catch (e) {
       setError((e as Error).message);
     }
@@ -303,7 +299,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
         <nav className="load-list">
           <ul aria-label="Load test list">
             {list?.loadTests.map((t) => (
-              <li key={t.id} className={`${t.id === selected ? 'on' : ''} ${t.error ? 'warn' : ''}`} data-loadtest={t.id} onClick={() => { if (t.id === selected || leaveDraft()) void open(t.id); }} title={t.error ?? `loadtests/${t.id}.yaml`}>
+              <li key={t.id} className={`${t.id === selected ? 'on' : ''} ${t.error ? 'warn' : ''}`} data-loadtest={t.id} onClick={() => { if (t.id !== selected && leaveDraft()) open(t.id); }} title={t.error ?? `loadtests/${t.id}.yaml`}>
                 {t.error ? '⚠ ' : ''}{shownName(t.name)} <small className="muted">{t.error ? 'does not parse' : `${t.targets} target${t.targets === 1 ? '' : 's'}`}</small>
               </li>
             ))}
