@@ -120,6 +120,11 @@ export function App() {
   const waitsForLock = useRef(false);
   /** Why the editor's last save was refused for its content (an empty name): the edit is kept, and leaving it asks first. */
   const saveRefused = useRef<string | null>(null);
+  /**
+   * The open request deleted from the sidebar (itself, or its folder): a save of it still on its way
+   * is refused as no longer there, which the user knows (they said OK), so it is not said.
+   */
+  const deletedOpen = useRef<string | null>(null);
   /** A move or rename of the app's own in flight: a file missing meanwhile is that move, not a deletion. */
   const moving = useRef<Promise<unknown>>(Promise.resolve());
   const sendId = useRef<string | null>(null);
@@ -245,6 +250,7 @@ export function App() {
         }
       } catch (e) {
         const refused = e instanceof ApiFailure ? e.body as { gone?: boolean; busy?: boolean; request?: RequestFile; movedTo?: string } | undefined : undefined;
+        if (refused?.gone && deletedOpen.current === path) return;
         if (refused?.request && selectedRef.current === path) setConflict(conflictRef.current = refused.request);
         else if (refused?.movedTo && selectedRef.current === path && await followMoved(path, refused.movedTo, true)) {
           // Saved again where it is now (unless the user has left it meanwhile).
@@ -277,6 +283,8 @@ export function App() {
     // Switching quickly: an earlier pick whose file answers later must not replace the last one.
     const newest = openedPicks.ask();
     await saveNow();
+    // The deleted request's saves have answered: a later refusal is news.
+    deletedOpen.current = null;
     // Its save waits for another Ferry process: opening another request would drop the edit.
     if (waitsForLock.current && !window.confirm(`Your edit of ${selectedRef.current} is not saved yet: another Ferry process is writing to the workspace. Discard the edit and open ${path}? (Cancel keeps it; the app saves it once the other process is done.)`)) return;
     if (waitsForLock.current) {
@@ -647,6 +655,18 @@ export function App() {
       if (open && (open === item.path || (item.type === 'folder' && open.startsWith(`${item.path}/`)))) {
         clearTimeout(saveTimer.current);
         saveTimer.current = undefined;
+        deletedOpen.current = open;
+        // Now, not at the next render (as an open does). What was said or kept of its edit goes with
+        // it: a refused edit's "Not saved" and its question on leaving, a wait for another process's lock.
+        selectedRef.current = null;
+        draftRef.current = null;
+        onDisk.current = '';
+        saveRefused.current = null;
+        waitsForLock.current = false;
+        unsavedRef.current = null;
+        setUnsaved(null);
+        setNotice((shown) => (shown?.startsWith('Not saved:') ? null : shown));
+        setConflict(conflictRef.current = null);
         setSelected(null);
         setDraft(null);
       }
