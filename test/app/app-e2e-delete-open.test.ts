@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, gotoApp, holdRequest, openAppPage } from './browser.js';
+import { browserMissing, closeAppPage, holdRequest, openAppPage } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -37,8 +37,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the open request 
       'requests/Fated/_folder.yaml': { name: 'Fated' },
       'requests/Fated/Refused.yaml': { name: 'Refused', url: 'http://127.0.0.1:9/refused' },
     });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false, onDialog: (d) => { asked.push(d.message()); void d.accept(); } }));
-    await gotoApp(page, app);
+    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, onDialog: (d) => { asked.push(d.message()); void d.accept(); } }));
   }, 120_000);
 
   afterAll(async () => {

@@ -261,13 +261,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
     try {
       await fs.writeFile(file('loadtests/smoke.yaml'), SMOKE.replace('weight: 1', 'weight: 5'));
       // The change reported and taken: the read it asked for (none on the old code) is on its way.
-      await expect.poll(() => frames.slice(from.frames).some((f) => f.includes('"changed"') && f.includes('"loadtests/smoke.yaml"'))).toBe(true);
-      await drawn();
+      await expect.poll(() => log.frames.slice(from.frames).some((f) => f.includes('"changed"') && f.includes('"loadtests/smoke.yaml"'))).toBe(true);
+      await drawn(page);
     } finally {
       held.release();
     }
     await held.answered;
-    await drawn();
+    await drawn(page);
     await expect.poll(() => weight.inputValue()).toBe('5');
     // Still so once every read asked has answered and been drawn.
     await log.answered(read, from);
@@ -277,7 +277,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
     await weight.fill('6');
     const before = sent.length;
     await panel.getByRole('listitem').filter({ hasText: 'Smoke' }).click();
-    await drawn();
+    await drawn(page);
     expect(sent.length).toBe(before);
     expect(await weight.inputValue()).toBe('6');
     expect(await panel.locator('summary').textContent()).toBe('Smoke loadtests/smoke.yaml · unsaved changes');

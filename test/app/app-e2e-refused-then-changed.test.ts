@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, gotoApp, logPage, openAppPage, type PageLog } from './browser.js';
+import { browserMissing, closeAppPage, openAppPage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -43,9 +43,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a save refused fo
       'servers/chat.yaml': CHAT,
       'loadtests/smoke.yaml': SMOKE,
     });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false, onDialog: (d) => { asked.push(d.message()); void d.accept(); } }));
-    log = logPage(page);
-    await gotoApp(page, app);
+    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, log: true, onDialog: (d) => { asked.push(d.message()); void d.accept(); } }));
   }, 120_000);
 
   afterAll(async () => {
