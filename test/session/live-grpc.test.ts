@@ -3,7 +3,9 @@
  * 127.0.0.1 (test/protocols/grpc-peer.ts, by reflection): a bidirectional echo message by
  * message, a client stream joined on End, a server stream started on connect; and the refusals
  * (invalid JSON, a field of the wrong type, send after End, unary and unknown methods), an
- * answer past maxResponseMb, and messages compressed by the request's grpc-encoding.
+ * answer past maxResponseMb, and messages compressed by the request's grpc-encoding. Answers no
+ * grpc-js server sends come from node:http2 peers (a Content-Type other than gRPC's, a malformed
+ * message), each ended in the words a send has.
  */
 import { readFile } from 'node:fs/promises';
 import http2 from 'node:http2';
@@ -68,6 +70,44 @@ function recorder() {
       }
     },
   };
+}
+
+/** A gRPC message frame: the compressed flag, the length, the payload. */
+function frame(payload: Buffer, compressed = 0): Buffer {
+  const head = Buffer.alloc(5);
+  head[0] = compressed;
+  head.writeUInt32BE(payload.length, 1);
+  return Buffer.concat([head, payload]);
+}
+
+/** SayReply { text: "hi" } as protobuf. */
+const HI = Buffer.from([0x0a, 0x02, 0x68, 0x69]);
+
+/** A node:http2 server answering each call with `answer` (bytes no grpc-js server sends). */
+async function rawPeer(answer: (stream: http2.ServerHttp2Stream) => void): Promise<number> {
+  const server = http2.createServer();
+  server.on('stream', (stream) => {
+    stream.on('error', () => {});
+    answer(stream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => void server.close());
+  return (server.address() as AddressInfo).port;
+}
+
+/** A session whose requests (by name: method, port, body) call echo.proto's methods from the proto files, no reflection. */
+async function protoSession(requests: Record<string, { method: string; port: number; body?: string }>): Promise<Session> {
+  const files: Record<string, unknown> = {
+    'protos/echo.proto': await readFile(ECHO_PROTO, 'utf8'),
+    'protos/common/kinds.proto': await readFile('test/fixtures/grpc/common/kinds.proto', 'utf8'),
+  };
+  for (const [name, { method, port, body }] of Object.entries(requests)) {
+    files[`requests/${name}.yaml`] = { name, kind: 'grpc', url: `grpc://127.0.0.1:${port}`, method: `ferry.test.Echo/${method}`, grpc: { protoFiles: ['protos/echo.proto'] }, ...(body ? { body: { type: 'json', text: body } } : {}) };
+  }
+  const { ws, data } = await openedWorkspace(files);
+  const s = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
+  closers.push(() => void s.close());
+  return s;
 }
 
 describe('live gRPC calls (Session.connect)', () => {
@@ -286,6 +326,58 @@ describe('live gRPC calls (Session.connect)', () => {
     const s = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
     closers.push(() => void s.close());
     await expect(s.connect('Chat', recorder())).rejects.toThrow('metadata grpc-encoding is "snappy", which Ferry cannot compress with: it sends a gRPC request\'s messages compressed with gzip or deflate, or uncompressed with identity; set grpc-encoding to one of those, or remove the header.');
+    expect(s.connections()).toEqual([]);
+  });
+
+  it('an answer that is not gRPC (another Content-Type) ends the call with the words a send has (it read as a message past maxResponseMb, or as HTTP 502 mapped to a status)', async () => {
+    const text = await rawPeer((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'text/plain' });
+      stream.end('hello');
+    });
+    const page = await rawPeer((stream) => {
+      stream.respond({ ':status': 502, 'content-type': 'text/html' });
+      stream.end('<h1>Bad gateway</h1>');
+    });
+    const s = await protoSession({ Text: { method: 'Chat', port: text }, Page: { method: 'Count', port: page, body: '{"count": 1}' } });
+    for (const [name, words] of [
+      ['Text', `127.0.0.1:${text} answered with Content-Type text/plain, not application/grpc: is it a gRPC server, and the port right?`],
+      ['Page', `127.0.0.1:${page} answered HTTP 502 with Content-Type text/html, not application/grpc: is it a gRPC server, and the port right?`],
+    ] as const) {
+      const r = recorder();
+      await s.connect(name, r);
+      await r.until(() => r.end !== undefined, `the end of ${name}`);
+      expect(r.end).toEqual({ by: 'error', message: words });
+      expect(r.received()).toEqual([]);
+      expect(r.labelled('status')).toEqual([]);
+    }
+    expect(s.connections()).toEqual([]);
+  });
+
+  it('a message of the answer that is not a valid message of the response type ends the call with the words a send has (it read as 13 INTERNAL from the server), naming which one in a stream', async () => {
+    // Count: a good message, then one whose text says 5 bytes where 1 is left; Chat: a varint where a string goes.
+    const count = await rawPeer((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+      stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+      stream.end(Buffer.concat([frame(HI), frame(Buffer.from([0x0a, 0x05, 0x68]))]));
+    });
+    const chat = await rawPeer((stream) => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      stream.write(frame(Buffer.from([0x08, 0x00])));
+    });
+    const s = await protoSession({ Count: { method: 'Count', port: count, body: '{"count": 2}' }, Chat: { method: 'Chat', port: chat } });
+    const r = recorder();
+    await s.connect('Count', r);
+    await r.until(() => r.end !== undefined, 'the end of Count');
+    expect(r.end).toEqual({ by: 'error', message: 'message 2 of the answer of ferry.test.Echo/Count is not a valid SayReply message: field text (1) says it is 5 bytes long, but 1 byte is left where it starts (byte 2); the server sent a malformed message.' });
+    expect(r.received().map((m) => JSON.parse(m.text))).toEqual([expect.objectContaining({ text: 'hi' })]);
+    expect(r.labelled('status')).toEqual([]);
+
+    const c = recorder();
+    const opened = await s.connect('Chat', c);
+    await s.sendMessage(opened.id, { format: 'json', text: '{"text": "a"}' });
+    await c.until(() => c.end !== undefined, 'the end of Chat');
+    expect(c.end).toEqual({ by: 'error', message: 'message 1 of the answer of ferry.test.Echo/Chat is not a valid SayReply message: field text (1) is a string but came as a varint (wire type 0); the server sent a malformed message.' });
+    expect(c.received()).toEqual([]);
     expect(s.connections()).toEqual([]);
   });
 });

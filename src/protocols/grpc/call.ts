@@ -31,6 +31,7 @@ import { notAStatus, statusName, unreadableMessage } from './status.js';
 import { maxResponseBytes } from '../response-limit.js';
 import { maxMessageBytes, streamTooLarge, tooLargeForUs } from './answer-limit.js';
 import { compressionOptions } from './compression.js';
+import { notGrpcAnswer } from './answer-type.js';
 import { withoutIpServername } from './tls-name.js';
 
 quietGrpcLog();
@@ -84,18 +85,6 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
  */
 const ONE_ATTEMPT: grpc.ChannelOptions = { 'grpc.use_local_subchannel_pool': 1, 'grpc.initial_reconnect_backoff_ms': 1e9, 'grpc.max_reconnect_backoff_ms': 1e9 };
 
-/**
- * An answer whose headers say it is not gRPC (a web server on the port, a proxy's page): grpc-js
- * reads its body as message frames anyway, so `hello` became a message of 1,701,604,463 bytes
- * refused as past maxResponseMb. Named for what it is instead.
- */
-function notGrpcAnswer(answer: Answer, host: string): SendError | undefined {
-  const type = String(answer.headers?.get('content-type')[0] ?? answer.status.metadata?.get('content-type')[0] ?? '');
-  if (type === '' || /^application\/grpc([+;]|$)/i.test(type)) return undefined;
-  const http = /Received HTTP status code (\d+)/.exec(answer.status.details)?.[1];
-  return new SendError(`${host} answered ${http ? `HTTP ${http} ` : ''}with Content-Type ${type}, not application/grpc: is it a gRPC server, and the port right?`, 'protocol');
-}
-
 /** The method a request names, from its proto files or by server reflection, and its call type. */
 export interface LoadedMethod {
   definition: PackageDefinition;
@@ -144,7 +133,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
     const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, interceptors: signingInterceptors(prepared), deadline, stream: prepared.stream, signal, started, maxResponseMb: context.maxResponseMb });
     if (answer.cancelled) throw cancelledError();
     if (answer.broken) throw answer.broken;
-    const notGrpc = notGrpcAnswer(answer, host);
+    const notGrpc = notGrpcAnswer(answer.headers, answer.status, host);
     if (notGrpc) throw notGrpc;
     const tooLarge = tooLargeForUs(answer.status, context.maxResponseMb, requests.reduce((most, r) => Math.max(most, r.bytes.length), 0));
     if (tooLarge) throw tooLarge;

@@ -22,6 +22,7 @@ import { parseMessages } from './messages.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 import { signingInterceptors } from './call-signing.js';
 import { tooLargeForUs } from './answer-limit.js';
+import { notGrpcAnswer } from './answer-type.js';
 
 type LiveCall = grpc.ClientReadableStream<string> | grpc.ClientDuplexStream<Buffer, string>;
 
@@ -57,6 +58,10 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
   let broken: string | undefined;
   /** The largest message sent so far: a server refusing it past its limit is not our limit's refusal. */
   let largestSent = 0;
+  /** The answer's headers, for the check that it is gRPC at all (answer-type.ts). */
+  let headers: grpc.Metadata | undefined;
+  /** A message of the answer that is not one of the response type (call.ts `decode`), said instead of grpc-js's 13 INTERNAL. */
+  let malformed: SendError | undefined;
   session.onClose(() => {
     call?.cancel();
     client.close();
@@ -65,7 +70,16 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
 
   const start = () => {
     const identity = (b: Buffer) => b;
-    const read = (bytes: Buffer) => decode(def, definition, bytes);
+    // Numbered as a send numbers a stream's messages; grpc-js ends the call INTERNAL ("Response message parsing error") on a throw.
+    let decoded = 0;
+    const read = (bytes: Buffer) => {
+      try {
+        return decode(def, definition, bytes, callType === 'bidiStreaming' || callType === 'serverStreaming' ? decoded++ : undefined);
+      } catch (error) {
+        malformed ??= error as SendError;
+        throw error;
+      }
+    };
     const ignore = () => {};
     switch (callType) {
       case 'serverStreaming':
@@ -92,7 +106,10 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
       }
       session.messages?.received({ text });
     });
-    call.on('metadata', (headers: grpc.Metadata) => session.messages?.received({ event: 'headers', text: JSON.stringify(metadataPairs(headers)) }));
+    call.on('metadata', (got: grpc.Metadata) => {
+      headers = got;
+      session.messages?.received({ event: 'headers', text: JSON.stringify(metadataPairs(got)) });
+    });
     call.on('status', (got: grpc.StatusObject) => {
       status = got;
       const messages = session.messages;
@@ -101,10 +118,11 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
         session.fail(failure(statusName(got.code), got.details, host, timeoutMs, isReady(channel), proxy) ?? new SendError(`the call to ${host} ended before it started: ${statusName(got.code)} ${got.details}.`, 'reset'));
         return;
       }
-      // A message past maxResponseMb: grpc-js's refusal, worded as a send's (not the server's status).
-      const tooLarge = tooLargeForUs(got, context.maxResponseMb, largestSent);
-      if (tooLarge) {
-        session.fail(tooLarge);
+      // How the answer broke gRPC, in a send's words (not as a status the server sent): a message
+      // not of the response type, an answer that is not gRPC, a message past maxResponseMb.
+      const error = malformed ?? notGrpcAnswer(headers, got, host) ?? tooLargeForUs(got, context.maxResponseMb, largestSent);
+      if (error) {
+        session.fail(error);
         return;
       }
       const trailers = metadataPairs(got.metadata);
