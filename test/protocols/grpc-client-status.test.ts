@@ -2,7 +2,8 @@
  * Statuses grpc-js makes up on the client side (client-status.ts) are told apart from the
  * server's: the code stays, the words say Ferry's client ended the call, why and what to do.
  * A real grpc-js server where it can be made to misbehave (too many metadata entries, a shutdown
- * mid-call); a node:http2 server writing bytes where it cannot (no trailers, a refused stream).
+ * mid-call); a node:http2 server writing bytes where it cannot (no trailers, a refused stream),
+ * or counting a call's header fields at the usual limit of 128 (grpc-header-limit.ts).
  */
 import http2 from 'node:http2';
 import net from 'node:net';
@@ -13,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind, type ProtocolResult } from '../../src/protocols/index.js';
 import { ECHO_PROTO } from './grpc-peer.js';
+import { startHeaderLimitPeer } from './grpc-header-limit.js';
 import { sendWith } from './kind-cases.js';
 
 const grpcKind = requestKind('grpc');
@@ -75,6 +77,29 @@ describe('gRPC: statuses Ferry\'s client made up are worded as such', () => {
     const headers = Array.from({ length: 200 }, (_, i) => ({ key: `x-h${i}`, value: 'v' }));
     const result = await sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['test/fixtures/grpc/echo.proto'] }, headers, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 3000 } }));
     expect(result.outcome.label).toBe(`8 RESOURCE_EXHAUSTED: ${BY_CLIENT}the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the request sent 200 metadata entries, and ${host(url)} takes at most 128 header fields in all (the usual HTTP/2 limit); send fewer headers`);
+  });
+
+  it('at the exact limit, the header fields grpc-js adds are counted: grpc-encoding of a compressed call, grpc-timeout only with a deadline', async () => {
+    // grpc-js sends 9 fields of its own, grpc-timeout with a deadline, grpc-encoding when compressing; the peer takes 128.
+    const peer = await startHeaderLimitPeer();
+    closers.push(() => peer.close());
+    const url = `grpc://127.0.0.1:${peer.port}`;
+    /** Say with `entries` metadata entries in all (x-costly among them when `costly`), grpc-encoding gzip when `gzip` (the channel's compression, not metadata). */
+    const send = (entries: number, { gzip = false, costly = false, timeoutMs }: { gzip?: boolean; costly?: boolean; timeoutMs: number }) => {
+      const headers = Array.from({ length: entries }, (_, i) => (costly && i === 0 ? { key: 'x-costly', value: 'yes' } : { key: `x-h${i}`, value: 'v' }));
+      if (gzip) headers.push({ key: 'grpc-encoding', value: 'gzip' });
+      return sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['test/fixtures/grpc/echo.proto'] }, headers, body: { type: 'json', text: '{}' }, settings: { timeoutMs } }));
+    };
+    const tooMany = (entries: number) => `8 RESOURCE_EXHAUSTED: ${BY_CLIENT}the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the request sent ${entries} metadata entries, and ${host(url)} takes at most 128 header fields in all (the usual HTTP/2 limit); send fewer headers`;
+    const notTheRequest = `8 RESOURCE_EXHAUSTED: ${BY_CLIENT}the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the answer's headers or trailers from ${host(url)} are more than the client reads (at most 128 fields), or the server found the call too costly; have the server send fewer metadata entries`;
+    // Compressed, with a deadline: 117 entries are 128 fields and pass; 118 are 129, the request's fault (counted as 128 before, so blamed on the answer).
+    expect((await send(117, { gzip: true, timeoutMs: 3000 })).outcome).toMatchObject({ status: 0, text: 'OK' });
+    expect((await send(118, { gzip: true, timeoutMs: 3000 })).outcome.label).toBe(tooMany(118));
+    // Without a deadline (timeoutMs 0), uncompressed: 119 entries are 128 fields, so a reset is not the request's (counted as 129 before); 120 are.
+    expect((await send(119, { timeoutMs: 0 })).outcome).toMatchObject({ status: 0, text: 'OK' });
+    expect((await send(119, { costly: true, timeoutMs: 0 })).outcome.label).toBe(notTheRequest);
+    expect((await send(120, { timeoutMs: 0 })).outcome.label).toBe(tooMany(120));
+    expect(peer.fields).toEqual([128, 129, 128, 128, 129]);
   });
 
   it('a grpc-js server shut down mid-call (it resets its streams, CANCEL): 1 CANCELLED, saying the server reset the stream', async () => {

@@ -21,6 +21,7 @@ import type { ConnectionEnd, StreamMessage } from '../../src/protocols/index.js'
 import { Session } from '../../src/session/index.js';
 import { ECHO_PROTO, startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
 import { startFrameRelay } from '../protocols/grpc-frames.js';
+import { startHeaderLimitPeer } from '../protocols/grpc-header-limit.js';
 import { openedWorkspace } from '../runner/workspace.js';
 
 const closers: Array<() => Promise<void> | void> = [];
@@ -96,13 +97,13 @@ async function rawPeer(answer: (stream: http2.ServerHttp2Stream) => void): Promi
 }
 
 /** A session whose requests (by name: method, port, body) call echo.proto's methods from the proto files, no reflection. */
-async function protoSession(requests: Record<string, { method: string; port: number; body?: string }>): Promise<Session> {
+async function protoSession(requests: Record<string, { method: string; port: number; body?: string; headers?: Array<{ key: string; value: string }> }>): Promise<Session> {
   const files: Record<string, unknown> = {
     'protos/echo.proto': await readFile(ECHO_PROTO, 'utf8'),
     'protos/common/kinds.proto': await readFile('test/fixtures/grpc/common/kinds.proto', 'utf8'),
   };
-  for (const [name, { method, port, body }] of Object.entries(requests)) {
-    files[`requests/${name}.yaml`] = { name, kind: 'grpc', url: `grpc://127.0.0.1:${port}`, method: `ferry.test.Echo/${method}`, grpc: { protoFiles: ['protos/echo.proto'] }, ...(body ? { body: { type: 'json', text: body } } : {}) };
+  for (const [name, { method, port, body, headers }] of Object.entries(requests)) {
+    files[`requests/${name}.yaml`] = { name, kind: 'grpc', url: `grpc://127.0.0.1:${port}`, method: `ferry.test.Echo/${method}`, grpc: { protoFiles: ['protos/echo.proto'] }, ...(headers ? { headers } : {}), ...(body ? { body: { type: 'json', text: body } } : {}) };
   }
   const { ws, data } = await openedWorkspace(files);
   const s = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
@@ -379,5 +380,34 @@ describe('live gRPC calls (Session.connect)', () => {
     expect(c.end).toEqual({ by: 'error', message: 'message 1 of the answer of ferry.test.Echo/Chat is not a valid SayReply message: field text (1) is a string but came as a varint (wire type 0); the server sent a malformed message.' });
     expect(c.received()).toEqual([]);
     expect(s.connections()).toEqual([]);
+  });
+
+  it('a stream reset for too many header fields blames the request only past the limit, counting the headers a live call adds (no grpc-timeout: it has no deadline; grpc-encoding when compressed)', async () => {
+    const peer = await startHeaderLimitPeer();
+    closers.push(() => peer.close());
+    const host = `127.0.0.1:${peer.port}`;
+    const entries = (n: number, costly = false) => Array.from({ length: n }, (_, i) => (costly && i === 0 ? { key: 'x-costly', value: 'yes' } : { key: `x-h${i}`, value: 'v' }));
+    const gzip = { key: 'grpc-encoding', value: 'gzip' };
+    const s = await protoSession({
+      Costly: { method: 'Chat', port: peer.port, headers: entries(119, true) },
+      Many: { method: 'Chat', port: peer.port, headers: entries(120) },
+      Gzipped: { method: 'Chat', port: peer.port, headers: [...entries(119), gzip] },
+      Fits: { method: 'Chat', port: peer.port, headers: [...entries(118), gzip] },
+    });
+    const reset = `8 RESOURCE_EXHAUSTED: Ferry's gRPC client ended the call, as the server sent no status: the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): `;
+    const tooMany = (n: number) => `${reset}the request sent ${n} metadata entries, and ${host} takes at most 128 header fields in all (the usual HTTP/2 limit); send fewer headers`;
+    for (const [name, end] of [
+      // 119 entries are 128 fields without a deadline: the reset is not the request's (counted as 129 before).
+      ['Costly', `${reset}the answer's headers or trailers from ${host} are more than the client reads (at most 128 fields), or the server found the call too costly; have the server send fewer metadata entries`],
+      ['Many', tooMany(120)],
+      ['Gzipped', tooMany(119)],
+      ['Fits', 'the server ended the call: 0 OK'],
+    ] as const) {
+      const r = recorder();
+      await s.connect(name, r);
+      await r.until(() => r.end !== undefined, `the end of ${name}`);
+      expect(r.end).toEqual({ by: 'peer', message: end });
+    }
+    expect(peer.fields).toEqual([128, 129, 129, 128]);
   });
 });

@@ -8,7 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { ProtocolResult } from '../kind.js';
 import type { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
-import { clientEnded, endLabel } from './client-status.js';
+import { clientEnded, endLabel, type CallWhere } from './client-status.js';
 import { metadataPairs } from './metadata.js';
 import { STATUS_DETAILS_KEY, statusDetails } from './status-details.js';
 import { failedRule, statusLabel, statusMessage, statusName } from './status.js';
@@ -35,7 +35,7 @@ export interface Answer {
 
 
 /** `where`: the server and deadline, for the words of a status grpc-js made up (client-status.ts), when the server said nothing. */
-export function result(answer: Answer, about: { url: string; service: string; method: string; callType: CallType; started: number; where: { host: string; timeoutMs: number; sentEntries: number } }): ProtocolResult {
+export function result(answer: Answer, about: { url: string; service: string; method: string; callType: CallType; started: number; where: CallWhere }): ProtocolResult {
   const totalMs = performance.now() - about.started;
   const stopped = answer.stoppedEarly && !answer.cancelled;
   const byClient = stopped ? undefined : clientEnded(answer.status, about.where);

@@ -26,7 +26,7 @@ import { signingInterceptors } from './call-signing.js';
 import { callAuthority } from './method-name.js';
 import { quietGrpcLog } from './log.js';
 import { type Answer, type CallType, result } from './answer.js';
-import { endedAtDeadline, reachedServer } from './client-status.js';
+import { endedAtDeadline, reachedServer, type CallWhere } from './client-status.js';
 import { notAStatus, statusName, unreadableMessage } from './status.js';
 import { maxResponseBytes } from '../response-limit.js';
 import { maxMessageBytes, streamTooLarge, tooLargeForUs } from './answer-limit.js';
@@ -42,6 +42,8 @@ export interface OpenedChannel {
   credentials: grpc.ChannelCredentials;
   channel: grpc.Channel;
   proxy?: string;
+  /** Whether the call's messages are compressed (the request's grpc-encoding): grpc-js then sends a header of its own. */
+  compressed: boolean;
 }
 
 /**
@@ -60,6 +62,7 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
   }
   // Before the channel: a refused grpc-encoding must not leave one open.
   const compression = compressionOptions(prepared.headers);
+  const compressed = compression['grpc.default_compression_algorithm'] !== undefined;
   const secure = url.protocol === 'grpcs:';
   const host = callAuthority(url);
   const verify = prepared.settings?.verifyTls !== false;
@@ -69,9 +72,14 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
     : grpc.credentials.createInsecure();
   const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes(context.maxResponseMb), 'grpc.primary_user_agent': 'ferry', 'grpc.enable_http_proxy': 0, ...ONE_ATTEMPT, ...compression };
   const proxy = context.agents.proxyFor(new URL(`${secure ? 'https' : 'http'}://${host}`), prepared.settings?.proxy === false);
-  if (!proxy) return { host, credentials, channel: new grpc.Channel(host, credentials, options) };
+  if (!proxy) return { host, credentials, channel: new grpc.Channel(host, credentials, options), compressed };
   const tunnel = proxiedChannel(host, url.hostname, proxy, options);
-  return { host, credentials, channel: new grpc.Channel(tunnel.target, credentials, tunnel.options), proxy };
+  return { host, credentials, channel: new grpc.Channel(tunnel.target, credentials, tunnel.options), proxy, compressed };
+}
+
+/** What the words of a status grpc-js made up need (client-status.ts): the server, the time limit, the headers the call sent. `deadline`: whether the call has one (a live call has none). */
+export function callWhere(opened: OpenedChannel, metadata: grpc.Metadata, timeoutMs: number, deadline: boolean): CallWhere {
+  return { host: opened.host, timeoutMs, sentEntries: metadataPairs(metadata).length, deadline, compressed: opened.compressed };
 }
 
 /**
@@ -142,7 +150,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
       const error = failure(statusName(answer.status.code), answer.status.details, host, timeoutMs, answer.connected, proxy);
       if (error) throw error;
     }
-    return result(answer, { url: prepared.url, service, method, callType, started, where: { host, timeoutMs, sentEntries: metadataPairs(metadata).length } });
+    return result(answer, { url: prepared.url, service, method, callType, started, where: callWhere(opened, metadata, timeoutMs, deadline !== undefined) });
   } finally {
     channel.close();
   }

@@ -14,21 +14,31 @@ import { statusLabel, statusName } from './status.js';
 /** HTTP/2 error codes by number (RFC 9113, section 7), for a reset grpc-js names by number only. */
 const H2_ERRORS = ['NO_ERROR', 'PROTOCOL_ERROR', 'INTERNAL_ERROR', 'FLOW_CONTROL_ERROR', 'SETTINGS_TIMEOUT', 'STREAM_CLOSED', 'FRAME_SIZE_ERROR', 'REFUSED_STREAM', 'CANCEL', 'COMPRESSION_ERROR', 'CONNECT_ERROR', 'ENHANCE_YOUR_CALM', 'INADEQUATE_SECURITY', 'HTTP_1_1_REQUIRED'];
 
-interface Where {
+/** What the words need to know of the call. */
+export interface CallWhere {
   host: string;
   timeoutMs: number;
-  /** How many metadata entries the call sent (its own headers come on top). */
+  /** How many metadata entries the call sent (grpc-js's own headers come on top). */
   sentEntries?: number;
+  /** Whether the call had a deadline, which grpc-js sends as grpc-timeout (a live call has none). */
+  deadline?: boolean;
+  /** Whether its messages were compressed (compression.ts), which grpc-js says in grpc-encoding. */
+  compressed?: boolean;
 }
 
 /** Header fields an HTTP/2 peer built on Node or nghttp2 takes by default (maxHeaderListPairs); past them it resets the stream. */
 const MAX_HEADER_FIELDS = 128;
 
-/** Headers a call sends besides its metadata (:method, :scheme, :path, :authority, te, content-type, user-agent, grpc-accept-encoding, grpc-timeout…). */
-const OWN_HEADERS = 10;
+/** Headers grpc-js (1.14) sends on every call besides its metadata: :method, :scheme, :path, :authority, te, content-type, user-agent, grpc-accept-encoding, accept-encoding. */
+const OWN_HEADERS = 9;
+
+/** The header fields the call sent in all: its metadata, grpc-js's own, grpc-timeout with a deadline, grpc-encoding when compressed. */
+function headersSent({ sentEntries = 0, deadline, compressed }: CallWhere): number {
+  return sentEntries + OWN_HEADERS + (deadline ? 1 : 0) + (compressed ? 1 : 0);
+}
 
 /** What happened and what to do, for one of grpc-js's texts (matched whole). */
-type Reading = [RegExp, (match: RegExpExecArray, where: Where, code: number) => string];
+type Reading = [RegExp, (match: RegExpExecArray, where: CallWhere, code: number) => string];
 
 const CHECK_LOG = "check the server's log (or that of a proxy before it)";
 
@@ -44,10 +54,10 @@ const READINGS: Reading[] = [
   [/^Call cancelled$/, (_, { host }) => `${host} cancelled the call's HTTP/2 stream (RST_STREAM CANCEL) without a gRPC status; ${CHECK_LOG}`],
   [
     /^Bandwidth exhausted or memory limit exceeded$/,
-    (_, { host, sentEntries = 0 }) =>
-      sentEntries + OWN_HEADERS > MAX_HEADER_FIELDS
-        ? `the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the request sent ${sentEntries} metadata entries, and ${host} takes at most ${MAX_HEADER_FIELDS} header fields in all (the usual HTTP/2 limit); send fewer headers`
-        : `the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the answer's headers or trailers from ${host} are more than the client reads (at most ${MAX_HEADER_FIELDS} fields), or the server found the call too costly; have the server send fewer metadata entries`,
+    (_, where) =>
+      headersSent(where) > MAX_HEADER_FIELDS
+        ? `the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the request sent ${where.sentEntries ?? 0} metadata entries, and ${where.host} takes at most ${MAX_HEADER_FIELDS} header fields in all (the usual HTTP/2 limit); send fewer headers`
+        : `the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the answer's headers or trailers from ${where.host} are more than the client reads (at most ${MAX_HEADER_FIELDS} fields), or the server found the call too costly; have the server send fewer metadata entries`,
   ],
   [/^Protocol not secure enough$/, (_, { host }) => `${host} reset the call's HTTP/2 stream (INADEQUATE_SECURITY): the TLS connection is not secure enough for HTTP/2; check the server's TLS settings (TLS 1.2 or later, a strong cipher)`],
   [/^Received HTTP status code (\d+)$/, (m, { host }, code) => `${host} answered HTTP ${m[1]} without a grpc-status, so the status ${code} ${statusName(code)} is read from the HTTP status, as gRPC maps it; check the URL's host and port, and any proxy or gateway before the server`],
@@ -61,7 +71,7 @@ const READINGS: Reading[] = [
  * Why grpc-js, not the server, ended the call with `status`, in words (what, where, what to do);
  * undefined when the status is the server's.
  */
-export function clientEnded(status: grpc.StatusObject, where: Where): string | undefined {
+export function clientEnded(status: grpc.StatusObject, where: CallWhere): string | undefined {
   const details = status.details ?? '';
   for (const [pattern, reading] of READINGS) {
     const match = pattern.exec(details);
@@ -74,7 +84,7 @@ export function clientEnded(status: grpc.StatusObject, where: Where): string | u
 }
 
 /** A call's status as reports show it: `5 NOT_FOUND: …` for the server's, Ferry's words for one grpc-js made up. */
-export function endLabel(status: grpc.StatusObject, where: Where): string {
+export function endLabel(status: grpc.StatusObject, where: CallWhere): string {
   const byClient = clientEnded(status, where);
   return byClient ? `${status.code} ${statusName(status.code)}: ${byClient}` : statusLabel(status.code, status.details);
 }

@@ -15,7 +15,7 @@ import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/t
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { bodyText, decode, encode, failure, isReady, loadMethod, openChannel, tooManyMessages, type LoadedMethod } from './call.js';
+import { bodyText, callWhere, decode, encode, failure, isReady, loadMethod, openChannel, tooManyMessages, type LoadedMethod } from './call.js';
 import { statusLabel, statusName } from './status.js';
 import { clientEnded, endLabel } from './client-status.js';
 import { parseMessages } from './messages.js';
@@ -47,8 +47,8 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
   const { def, definition, callType } = loaded;
   const writes = callType === 'clientStreaming' || callType === 'bidiStreaming';
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
-  /** For the words of a status grpc-js made up (client-status.ts). */
-  const where = { host, timeoutMs, sentEntries: metadataPairs(metadata).length };
+  /** For the words of a status grpc-js made up (client-status.ts); the call has no deadline. */
+  const where = callWhere(opened, metadata, timeoutMs, false);
   const session = new StreamSession(prepared, signal, undefined, handlers.onMessage);
   const client = new grpc.Client(host, credentials, { channelOverride: channel, interceptors: signingInterceptors(prepared) });
   let call: LiveCall | undefined;
