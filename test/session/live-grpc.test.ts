@@ -5,7 +5,7 @@
  * (invalid JSON, a field of the wrong type, send after End, unary and unknown methods), an
  * answer past maxResponseMb, and messages compressed by the request's grpc-encoding. Answers no
  * grpc-js server sends come from node:http2 peers (a Content-Type other than gRPC's, a malformed
- * message), each ended in the words a send has.
+ * message, statuses a send rewords, a header-field limit), each ended in the words a send has.
  */
 import { readFile } from 'node:fs/promises';
 import http2 from 'node:http2';
@@ -409,5 +409,33 @@ describe('live gRPC calls (Session.connect)', () => {
       expect(r.end).toEqual({ by: 'peer', message: end });
     }
     expect(peer.fields).toEqual([128, 129, 129, 128]);
+  });
+
+  it('statuses a send rewords are reworded the same on a live call: a message marked compressed without an encoding, a grpc-status that is not a number, a client stream ended OK without its answer', async () => {
+    /** Answers gRPC's headers, `body`, then the trailers of status `status`, once the client half-closes. */
+    const answer = (body: Buffer, status = '0') =>
+      rawPeer((stream) => {
+        stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+        stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': status }));
+        stream.resume();
+        stream.on('end', () => stream.end(body));
+      });
+    const s = await protoSession({
+      Compressed: { method: 'Count', port: await answer(frame(HI, 1)), body: '{"count": 1}' },
+      NotAStatus: { method: 'Count', port: await answer(frame(HI), 'abc'), body: '{"count": 1}' },
+      Empty: { method: 'Collect', port: await answer(Buffer.alloc(0)) },
+    });
+    for (const [name, status] of [
+      ['Compressed', "13 INTERNAL: the server's message is marked compressed and could not be decompressed"],
+      ['NotAStatus', "2 UNKNOWN: the server's grpc-status is not a status code"],
+      ['Empty', '13 INTERNAL: the server ended the call with status OK but sent no whole message; a unary or client-streaming call answers with exactly one'],
+    ] as const) {
+      const r = recorder();
+      const opened = await s.connect(name, r);
+      if (name === 'Empty') await s.callOperation(opened.id, 'end', {});
+      await r.until(() => r.end !== undefined, `the end of ${name}`);
+      expect(r.labelled('status').map((m) => m.text)).toEqual([status]);
+      expect(r.end).toEqual({ by: 'peer', message: `the server ended the call: ${status}` });
+    }
   });
 });

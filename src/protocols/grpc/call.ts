@@ -27,7 +27,7 @@ import { callAuthority } from './method-name.js';
 import { quietGrpcLog } from './log.js';
 import { type Answer, type CallType, result } from './answer.js';
 import { endedAtDeadline, reachedServer, type CallWhere } from './client-status.js';
-import { notAStatus, statusName, unreadableMessage } from './status.js';
+import { readStatus, statusName } from './status.js';
 import { maxResponseBytes } from '../response-limit.js';
 import { maxMessageBytes, streamTooLarge, tooLargeForUs } from './answer-limit.js';
 import { compressionOptions } from './compression.js';
@@ -334,12 +334,7 @@ function exchange(x: Exchange): Promise<Answer> {
     });
     call.on('status', (status: grpc.StatusObject) => {
       answer.connected = isReady(x.channel);
-      answer.status = typeof status.code !== 'number' ? unreadableMessage(status) : Number.isInteger(status.code) ? status : notAStatus(status);
-      // One message answers a unary or client-streaming call: OK without it (none, or a frame cut
-      // short) is grpc-js's "No message received", told only to the callback, not an empty answer.
-      if (!streamingAnswer(x.callType) && answer.status.code === grpc.status.OK && answer.received === 0) {
-        answer.status = { ...answer.status, code: grpc.status.INTERNAL, details: 'the server ended the call with status OK but sent no whole message; a unary or client-streaming call answers with exactly one' };
-      }
+      answer.status = readStatus(status, !streamingAnswer(x.callType), answer.received);
       // A stream the call's own deadline ended stopped at the time limit; the server did not close it.
       ended = true;
       if (!answer.stoppedEarly) {

@@ -13,17 +13,32 @@ export function statusName(code: number): string {
 }
 
 /**
+ * A call's status as Ferry reads it, a send's (call.ts) and a live call's (live.ts) alike: the
+ * statuses grpc-js gives without words get them, and a call answering with one message (unary,
+ * client-streaming: `oneAnswer`, `received` the messages that came) that ended OK without it is
+ * INTERNAL: grpc-js's "No message received" (none, or a frame cut short) is told only to a
+ * callback, and it is not an empty answer.
+ */
+export function readStatus(status: grpc.StatusObject, oneAnswer: boolean, received: number): grpc.StatusObject {
+  const read = typeof status.code !== 'number' ? unreadableMessage(status) : Number.isInteger(status.code) ? status : notAStatus(status);
+  if (oneAnswer && read.code === grpc.status.OK && received === 0) {
+    return { ...read, code: grpc.status.INTERNAL, details: 'the server ended the call with status OK but sent no whole message; a unary or client-streaming call answers with exactly one' };
+  }
+  return read;
+}
+
+/**
  * grpc-js's status when its compression filter refused a message (marked compressed without a
  * grpc-encoding, one it does not know, or bytes that do not inflate): it passes the filter's Error
  * on as the status, without its words: code and details are undefined, and the reports crashed
  * on them. Such a call is INTERNAL, as grpc-js's own refusals of an answer are.
  */
-export function unreadableMessage(status: grpc.StatusObject): grpc.StatusObject {
+function unreadableMessage(status: grpc.StatusObject): grpc.StatusObject {
   return { code: grpc.status.INTERNAL, details: "the server's message is marked compressed and could not be decompressed", metadata: status.metadata ?? new grpc.Metadata() };
 }
 
 /** grpc-js reads a grpc-status that is not a number as NaN; gRPC's clients take it as UNKNOWN. */
-export function notAStatus(status: grpc.StatusObject): grpc.StatusObject {
+function notAStatus(status: grpc.StatusObject): grpc.StatusObject {
   return { ...status, code: grpc.status.UNKNOWN, details: "the server's grpc-status is not a status code" };
 }
 
