@@ -353,7 +353,7 @@ export function tooManyMessages(callType: CallType, path: string): string {
 }
 
 /** Whether the server answers with a stream of messages (server streaming, bidirectional). */
-function streamingAnswer(callType: CallType): boolean {
+export function streamingAnswer(callType: CallType): boolean {
   return callType === 'serverStreaming' || callType === 'bidiStreaming';
 }
 

@@ -15,7 +15,7 @@ import type { ConnectHandlers, LiveConnection, OutgoingMessage } from '../live/t
 import { SendError } from '../send-error.js';
 import type { MessageStream } from '../stream/messages.js';
 import { StreamSession } from '../stream/session.js';
-import { bodyText, callWhere, decode, encode, failure, isReady, loadMethod, openChannel, tooManyMessages, type LoadedMethod } from './call.js';
+import { bodyText, callWhere, decode, encode, failure, isReady, loadMethod, openChannel, streamingAnswer, tooManyMessages, type LoadedMethod } from './call.js';
 import { readStatus, statusLabel, statusName } from './status.js';
 import { clientEnded, endLabel } from './client-status.js';
 import { parseMessages } from './messages.js';
@@ -74,7 +74,7 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
     let decoded = 0;
     const read = (bytes: Buffer) => {
       try {
-        return decode(def, definition, bytes, callType === 'bidiStreaming' || callType === 'serverStreaming' ? decoded++ : undefined);
+        return decode(def, definition, bytes, streamingAnswer(callType) ? decoded++ : undefined);
       } catch (error) {
         malformed ??= error as SendError;
         throw error;
