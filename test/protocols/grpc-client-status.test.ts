@@ -157,12 +157,13 @@ describe('gRPC: statuses Ferry\'s client made up are worded as such', () => {
   });
 
   it("a stream of answers the client's deadline ended stopped at the time limit, not closed by the server; the server's own DEADLINE_EXCEEDED closed it", async () => {
-    // One message, then nothing until the deadline (a server stream that stalls).
+    // One message, then nothing until the deadline (a server stream that stalls). The deadline counts
+    // from the call's start (proto load and connection too): 3 s, so a loaded machine still gets the message first.
     const stalls = await rawPeer((stream) => {
       stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
       stream.write(HI);
     });
-    const count = (url: string) => sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Count', grpc: { protoFiles: ['test/fixtures/grpc/echo.proto'] }, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 300 } }));
+    const count = (url: string) => sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, method: 'ferry.test.Echo/Count', grpc: { protoFiles: ['test/fixtures/grpc/echo.proto'] }, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 3_000 } }));
     const stalled = await count(stalls);
     expect(stalled.outcome).toMatchObject({ status: 4, text: 'DEADLINE_EXCEEDED' });
     expect(stalled.stream).toEqual({ events: 1, stoppedBy: 'timeout' });
