@@ -14,7 +14,7 @@ import { fdPrinter, type LinePrinter, outputPrinter } from './line-printer.js';
 import { escapedOutput, paint, paintErr, type Output } from './output.js';
 import { ServerFileBurst } from './serve-burst.js';
 import { failureLine } from './server-failure.js';
-import { servingAs, servingOn, takenByFerry } from '../servers/serving-processes.js';
+import { servingAs } from '../servers/serving-processes.js';
 import { stopSignal } from './stop-signal.js';
 import { TERMINAL_LINES_PER_SECOND, TrafficPrinter } from './traffic-printer.js';
 import { examples } from './examples.js';
@@ -120,10 +120,7 @@ export async function serveUntil(
     if (error instanceof ServerError) throw new CliError(error.message);
     throw error;
   }
-  for (const refused of handle.failures) {
-    // A port another `ferry serve` holds is said to be Ferry's, with how to stop it (not "another program").
-    const holder = refused.portInUse === undefined ? undefined : await servingOn(refused.portInUse);
-    const failure = holder ? { ...refused, message: takenByFerry(`servers/${refused.id}.yaml`, refused.portInUse!, holder, ws.root) } : refused;
+  for (const failure of handle.failures) {
     if (json) output.out(JSON.stringify({ type: 'failure', id: failure.id, message: failure.message }));
     output.err(e.red(failureLine(failure)));
   }

@@ -21,7 +21,7 @@ import { exposureWarning } from './exposure.js';
 import { httpExchangeRecord } from './http-traffic.js';
 import { messageRecord } from './kinds/messages/traffic.js';
 import { watchSettled } from './settled-watch.js';
-import { recordServer } from './serving-processes.js';
+import { portRefusal, recordServer } from './serving-processes.js';
 
 /** A server file as the workspace gives it (`Workspace.servers` entries fit). */
 export interface ServerEntry {
@@ -76,7 +76,9 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       const unknown = unknownFieldsWarning('server', entry.file, next);
       if (unknown) notify('warning', unknown);
     } catch (error) {
-      const message = error instanceof ServerError ? error.message : `${entry.file}: ${(error as Error).message}`;
+      // Moved to a port another Ferry process holds: named, as at a start.
+      const message = !(error instanceof ServerError) ? `${entry.file}: ${(error as Error).message}`
+        : error.code === 'EADDRINUSE' ? await portRefusal(error.message, entry.file, next.port, options.root) : error.message;
       notify('warning', `${message} — the server keeps its previous settings.`);
     }
   };

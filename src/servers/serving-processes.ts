@@ -1,9 +1,9 @@
 /**
  * Which Ferry processes of this computer listen on which ports: one small file per process in the
  * data folder (`serving/PID.json`), rewritten as its servers start, move to another port or stop,
- * and removed when none is left (or the process exits). A `ferry serve` refused a port
- * (EADDRINUSE) reads them to say that Ferry holds it, which command and process, and how to stop
- * it, instead of "another program". A file left by a process that was killed is known by its
+ * and removed when none is left (or the process exits). A command refused a port (EADDRINUSE)
+ * reads them to say that Ferry holds it, which command and process, and how to stop it, instead
+ * of "another program". A file left by a process that was killed is known by its
  * process being gone, and removed then. Only a face that names itself (`servingAs`) records.
  */
 import { rmSync, promises as fs } from 'node:fs';
@@ -132,4 +132,14 @@ export function takenByFerry(file: string, port: number, holder: ServingHolder, 
   const where = path.resolve(holder.workspace) === path.resolve(workspace) ? 'this workspace' : `the workspace ${holder.workspace}`;
   const who = holder.command === 'ferry serve' ? 'another ferry serve' : holder.command;
   return `${file}: port ${port} is already in use by ${who} (process ${holder.pid}, serving ${holder.file} of ${where}). ${STOP[holder.command](holder.pid)}, or set another port in ${file} (0 = any free port).`;
+}
+
+/**
+ * The refusal of a port that `file` could not listen on (EADDRINUSE), for every command that
+ * starts servers: the Ferry process of this computer holding it named (`takenByFerry`), else
+ * `message` as the listener worded it ("another program").
+ */
+export async function portRefusal(message: string, file: string, port: number, workspace: string): Promise<string> {
+  const holder = port === 0 ? undefined : await servingOn(port);
+  return holder ? takenByFerry(file, port, holder, workspace) : message;
 }

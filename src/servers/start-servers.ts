@@ -10,6 +10,7 @@ import { entriesHere, formatWarning, SERVERS_DIR, unreadEntryFiles } from '../wo
 import { ServerError } from './errors.js';
 import { SERVER_KIND_INFO } from './kinds/info.js';
 import { takenBySibling } from './listener.js';
+import { portRefusal } from './serving-processes.js';
 import { watchPendingServers } from './pending-servers.js';
 import { type ServerEntry, startServer } from './server.js';
 import { TrafficLog } from './traffic.js';
@@ -36,8 +37,6 @@ export interface ServerFailure {
   message: string;
   /** True when no file under `servers/` has this id (a typo on the command line). */
   unknown?: boolean;
-  /** The port it could not listen on, when another program holds it (EADDRINUSE): `ferry serve` can tell when that program is Ferry. */
-  portInUse?: number;
 }
 
 export interface ServersHandle {
@@ -101,13 +100,11 @@ export async function startServers(workspace: Workspace, options: StartServersOp
   const servers: RunningServer[] = [];
   // The started first: a port one of them holds is named in the others' failures.
   for (const outcome of outcomes) if (outcome.status === 'fulfilled') servers.push(outcome.value);
-  outcomes.forEach((outcome, i) => {
-    if (outcome.status === 'fulfilled') return;
+  for (const [i, outcome] of outcomes.entries()) {
+    if (outcome.status === 'fulfilled') continue;
     const entry = toStart[i]!;
-    const error = outcome.reason as Error;
-    const inUse = error instanceof ServerError && error.code === 'EADDRINUSE' && !portSibling(entry.value, servers);
-    failures.push({ id: entry.id, message: failureMessage(entry, error, servers), ...(inUse ? { portInUse: entry.value.port } : {}) });
-  });
+    failures.push({ id: entry.id, message: await failureMessage(entry, outcome.reason as Error, servers, workspace.root) });
+  }
 
   const files = new Map(workspace.servers.map((entry) => [entry.id, entry.file]));
   const wantedIds = new Set(wanted);
@@ -142,11 +139,11 @@ export async function startServers(workspace: Workspace, options: StartServersOp
               // Renamed and edited: the new file asks for the port its old name's server (file gone) still holds.
               const sibling = error instanceof ServerError && error.code === 'EADDRINUSE' ? portSibling(entry.value, servers) : undefined;
               if (!sibling || (await fileExists(workspace.root, fileOf(sibling.id)))) {
-                throw new Error(failureMessage(entry, error as Error, servers));
+                throw new Error(await failureMessage(entry, error as Error, servers, workspace.root));
               }
               await handOver(sibling, 'its port');
-              server = await launch(entry).catch((again: Error) => {
-                throw new Error(failureMessage(entry, again, servers));
+              server = await launch(entry).catch(async (again: Error) => {
+                throw new Error(await failureMessage(entry, again, servers, workspace.root));
               });
             }
             servers.push(server);
@@ -172,12 +169,16 @@ export async function startServers(workspace: Workspace, options: StartServersOp
   };
 }
 
-/** Why `entry` did not start, worded for the user: a port another server of the batch holds is named. */
-function failureMessage(entry: ServerEntry, error: Error, started: readonly RunningServer[]): string {
-  const sibling = error instanceof ServerError && error.code === 'EADDRINUSE' ? portSibling(entry.value, started) : undefined;
-  return sibling
-    ? takenBySibling({ host: entry.value.host, port: entry.value.port, file: entry.file }, `${SERVERS_DIR}/${sibling.id}.yaml`)
-    : error instanceof ServerError ? error.message : `${entry.file}: ${error.message}`;
+/**
+ * Why `entry` did not start, worded for the user: a port another server of the batch holds is
+ * named, and so is another Ferry process holding it (whichever command this is).
+ */
+async function failureMessage(entry: ServerEntry, error: Error, started: readonly RunningServer[], root: string): Promise<string> {
+  const inUse = error instanceof ServerError && error.code === 'EADDRINUSE';
+  const sibling = inUse ? portSibling(entry.value, started) : undefined;
+  if (sibling) return takenBySibling({ host: entry.value.host, port: entry.value.port, file: entry.file }, `${SERVERS_DIR}/${sibling.id}.yaml`);
+  if (inUse) return portRefusal(error.message, entry.file, entry.value.port, root);
+  return error instanceof ServerError ? error.message : `${entry.file}: ${error.message}`;
 }
 
 async function fileExists(root: string, file: string): Promise<boolean> {

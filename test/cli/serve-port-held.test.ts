@@ -1,10 +1,11 @@
 /**
  * `ferry serve` refused a port that another `ferry serve` holds: it says that Ferry holds it
  * (which process, serving which file of which workspace) and how to stop it, where it used to say
- * "another program"; likewise a port held by the servers of `ferry run --start-servers` or of
- * `ferry app` (started from its API, as its Servers panel does). Two real
- * processes of bin/ferry.js on a real port of 127.0.0.1; a port held by a program that is not
- * Ferry still reads "another program".
+ * "another program"; likewise a port held by the servers of `ferry run --start-servers` or
+ * of `ferry app` (started from its API, as its Servers panel does). Every command refused such a
+ * port says it in the same words: `ferry run --start-servers`, the app's Start, an edit that
+ * moves a served port. Real processes of bin/ferry.js on real ports of 127.0.0.1; a port held by
+ * a program that is not Ferry still reads "another program".
  */
 import { promises as fs } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
@@ -29,7 +30,7 @@ async function workspaceWithMock(name: string, port: number, more = ''): Promise
   const ws = path.join(await tempDir(), name);
   expect((await ferry(['init', ws])).code).toBe(0);
   await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
-  await fs.writeFile(path.join(ws, 'servers', 'api.yaml'), `name: API\nkind: http\nport: ${port}\n${more}routes:\n  - method: GET\n    path: /ping\n    response:\n      status: 200\n      body: pong\n`);
+  await fs.writeFile(path.join(ws, 'servers', 'api.yaml'), `name: API\nkind: http\nport: ${port}\n${more}http:\n  routes:\n    - method: GET\n      path: /ping\n      body: pong\n`);
   return ws;
 }
 
@@ -129,4 +130,85 @@ describe('ferry serve on a port another ferry serve holds', () => {
       await new Promise<void>((resolve) => other.close(() => resolve()));
     }
   }, 60_000);
+});
+
+/** What any command says of a port that the `ferry serve` `pid` holds for `servers/api.yaml` of `workspace`. */
+function heldByServe(port: number, pid: number, workspace: string, file = 'servers/api.yaml'): string {
+  return `${file}: port ${port} is already in use by another ferry serve (process ${pid}, serving servers/api.yaml of the workspace ${workspace}). Stop that one (Ctrl-C where it runs, or kill ${pid}), or set another port in ${file} (0 = any free port).`;
+}
+
+/** A `ferry serve` of `ws` (data folder `data`) once it listens on `port`. */
+async function serving(ws: string, data: string, port: number) {
+  const holder = ferryProcess(['-w', ws, 'serve'], { FERRY_DATA_DIR: data });
+  await until(() => holder.output.stdout.includes(`http://127.0.0.1:${port}`), 'the serve to listen');
+  return holder;
+}
+
+async function stopped(holder: ReturnType<typeof ferryProcess>): Promise<void> {
+  holder.child.kill('SIGINT');
+  expect(await holder.done).toBe(0);
+}
+
+describe('every command refused a port that another Ferry holds names it in the same words', () => {
+  it('ferry run --start-servers: its server refused, the run names the ferry serve that holds the port', async () => {
+    const data = await isolatedDataDir();
+    const port = await freePort();
+    const first = await workspaceWithMock('first', port);
+    const second = await workspaceWithMock('second', port, 'autoStart: true\n');
+    const holder = await serving(first, data, port);
+    try {
+      const run = ferryProcess(['-w', second, 'run', '--start-servers'], { FERRY_DATA_DIR: data });
+      await run.done;
+      expect(run.output.stderr).toContain(`ferry: server api did not start: ${heldByServe(port, holder.child.pid!, first)}\n`);
+      expect(run.output.stderr).not.toContain('another program');
+    } finally {
+      await stopped(holder);
+    }
+  }, 90_000);
+
+  it("ferry app: its server's Start refused, the app answers and lists the ferry serve that holds the port", async () => {
+    const data = await isolatedDataDir();
+    const port = await freePort();
+    const first = await workspaceWithMock('first', port);
+    const second = await workspaceWithMock('second', port);
+    const holder = await serving(first, data, port);
+    const app = ferryProcess(['-w', second, 'app', '--no-open'], { FERRY_DATA_DIR: data });
+    try {
+      await until(() => /token=\w+/.test(app.output.stdout), 'the app to print its URL');
+      const url = new URL(/http:\/\/\S+/.exec(app.output.stdout)![0]);
+      const client = new ApiClient(Number(url.port));
+      await client.login(url.searchParams.get('token')!);
+      const refused = await client.call('POST', '/api/servers/start', { id: 'api' });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.text).toContain(JSON.stringify(heldByServe(port, holder.child.pid!, first)));
+      // The Servers panel shows the same refusal beside the server.
+      const listed = await client.call('GET', '/api/servers');
+      expect((listed.body as Array<{ id: string; startError?: string }>).find((s) => s.id === 'api')?.startError).toBe(heldByServe(port, holder.child.pid!, first));
+    } finally {
+      app.child.kill('SIGINT');
+      expect(await app.done).toBe(0);
+      await stopped(holder);
+    }
+  }, 90_000);
+
+  it('ferry serve: an edit that moves a server to a port another ferry serve holds names it; the server keeps its port', async () => {
+    const data = await isolatedDataDir();
+    const held = await freePort();
+    const own = await freePort();
+    const first = await workspaceWithMock('first', held);
+    const second = await workspaceWithMock('second', own);
+    const holder = await serving(first, data, held);
+    const moving = await serving(second, data, own);
+    try {
+      await fs.writeFile(path.join(second, 'servers', 'api.yaml'), (await fs.readFile(path.join(second, 'servers', 'api.yaml'), 'utf8')).replace(`port: ${own}`, `port: ${held}`));
+      await until(() => moving.output.stderr.includes('keeps its previous settings'), 'the edit to be refused');
+      expect(moving.output.stderr).toContain(`ferry: ${heldByServe(held, holder.child.pid!, first)} — the server keeps its previous settings.\n`);
+      // Still recorded on its own port, which it still answers.
+      expect(JSON.parse(await fs.readFile(path.join(data, 'serving', `${moving.child.pid}.json`), 'utf8')).servers).toEqual([{ file: 'servers/api.yaml', port: own, workspace: second }]);
+      expect(await (await fetch(`http://127.0.0.1:${own}/ping`)).text()).toBe('pong');
+    } finally {
+      await stopped(moving);
+      await stopped(holder);
+    }
+  }, 90_000);
 });
