@@ -10,6 +10,7 @@ import { openWorkspaceFor, type CliContext } from './context.js';
 import { EXIT } from './exit-codes.js';
 import { examples } from './examples.js';
 import { armScriptWatchdog } from '../scripts/host/watchdog-setting.js';
+import { servingAs } from '../servers/serving-processes.js';
 
 export function registerMcp(program: Command, ctx: CliContext): void {
   program
@@ -36,6 +37,8 @@ Programs (MCP over stdio) start only when allowed on this computer (\`ferry prog
 See docs/agents.md.`)
     .action(async (_options: unknown, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
+      // start_server's servers are recorded in the data folder as this command's (a refused port names it).
+      servingAs('ferry mcp');
       armScriptWatchdog(); // a stuck script would hold every later tool call
       // Standard output is the protocol's: anything a library logs goes to standard error instead.
       console.log = console.info = console.debug = console.error;

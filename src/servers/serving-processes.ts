@@ -12,7 +12,7 @@ import { dataDir } from '../appdata/paths.js';
 import { writeFileAtomic } from '../support/atomic-write.js';
 
 /** The commands that hold servers, as the refusal names them. */
-export type ServingCommand = 'ferry serve' | 'ferry run --start-servers' | 'ferry app';
+export type ServingCommand = 'ferry serve' | 'ferry run --start-servers' | 'ferry app' | 'ferry mcp';
 
 export interface ServingRecord {
   pid: number;
@@ -125,6 +125,7 @@ const STOP: Record<ServingCommand, (pid: number) => string> = {
   'ferry serve': (pid) => `Stop that one (Ctrl-C where it runs, or kill ${pid})`,
   'ferry run --start-servers': (pid) => `It stops its servers when its run ends; to stop it now, Ctrl-C where it runs, or kill ${pid}`,
   'ferry app': (pid) => `Stop the server in that app's Servers panel, or close the app (Ctrl-C where it runs, or kill ${pid})`,
+  'ferry mcp': (pid) => `Ask the agent that runs it to stop the server (its stop_server tool), or end that agent's session (kill ${pid})`,
 };
 
 /** The port refusal of `file` when another Ferry process holds it: which command and process, and the ways out. */

@@ -1,21 +1,25 @@
 /**
  * `ferry serve` refused a port that another `ferry serve` holds: it says that Ferry holds it
  * (which process, serving which file of which workspace) and how to stop it, where it used to say
- * "another program"; likewise a port held by the servers of `ferry run --start-servers` or
- * of `ferry app` (started from its API, as its Servers panel does). Every command refused such a
- * port says it in the same words: `ferry run --start-servers`, the app's Start, an edit that
- * moves a served port. Real processes of bin/ferry.js on real ports of 127.0.0.1; a port held by
- * a program that is not Ferry still reads "another program".
- */
-import { promises as fs } from 'node:fs';
+ * "another program"; likewise a port held by the servers of `ferry run --start-servers`, of
+ * `ferry app` (started from its API, as its Servers panel does) or of `ferry mcp` (its
+ * start_server tool). Every command refused such a port says it in the same words: `ferry run
+ * --start-servers`, the app's Start, `ferry mcp`'s start_server, an edit that moves a served
+ * port. Real processes of bin/ferry.js on real ports of 127.0.0.1; a port held by a program that
+ * is not Ferry still reads "another program". */
+import { existsSync, promises as fs } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../app/api-client.js';
 import { ferry, ferryProcess } from '../support/cli.js';
 import { freePort } from '../support/servers/index.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
+
+const bin = new URL('../../bin/ferry.js', import.meta.url).pathname;
 
 /** Polls every 10 ms (at most 30 s) until `check` holds. */
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -210,5 +214,46 @@ describe('every command refused a port that another Ferry holds names it in the 
       await stopped(moving);
       await stopped(holder);
     }
+  }, 90_000);
+
+  it("ferry mcp: start_server's port is recorded and named (with stop_server), start_server refused names the holder, the record goes when the agent leaves", async () => {
+    const data = await isolatedDataDir();
+    const port = await freePort();
+    const other = await freePort();
+    const first = await workspaceWithMock('first', port);
+    await fs.writeFile(path.join(first, 'servers', 'other.yaml'), `name: Other\nkind: http\nport: ${other}\n`);
+    const second = await workspaceWithMock('second', port);
+    const third = await workspaceWithMock('third', other);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '-w', first], env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: data }, stderr: 'pipe' });
+    const agent = new Client({ name: 'ferry-test', version: '1.0.0' });
+    await agent.connect(transport);
+    const mcp = transport.pid!;
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await agent.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
+      return { isError: result.isError === true, text: (result.content as Array<{ text: string }>).map((c) => c.text).join('\n') };
+    };
+    try {
+      const started = await call('start_server', { id: 'api' });
+      expect(started.isError, started.text).toBe(false);
+      const refused = ferryProcess(['-w', second, 'serve'], { FERRY_DATA_DIR: data });
+      expect(await refused.done, refused.output.stderr).toBe(1);
+      expect(refused.output.stderr).toBe(
+        `ferry: server api did not start: servers/api.yaml: port ${port} is already in use by ferry mcp (process ${mcp}, serving servers/api.yaml of the workspace ${first}). Ask the agent that runs it to stop the server (its stop_server tool), or end that agent's session (kill ${mcp}), or set another port in servers/api.yaml (0 = any free port).\n` +
+          'ferry: No server could start.\n',
+      );
+      // The other way round: a port a ferry serve holds, refused to start_server.
+      const holder = await serving(third, data, other);
+      try {
+        const taken = await call('start_server', { id: 'other' });
+        expect(taken.isError).toBe(true);
+        expect(taken.text).toContain(heldByServe(other, holder.child.pid!, third, 'servers/other.yaml'));
+      } finally {
+        await stopped(holder);
+      }
+    } finally {
+      await agent.close();
+    }
+    await until(() => !existsSync(path.join(data, 'serving', `${mcp}.json`)), "ferry mcp's record to go");
+    expect(await fs.readdir(path.join(data, 'serving'))).toEqual([]);
   }, 90_000);
 });
