@@ -3,10 +3,10 @@
  * data folder (`serving/PID.json`), rewritten as its servers start, move to another port or stop,
  * and removed when none is left (or the process exits). A command refused a port (EADDRINUSE)
  * reads them to say that Ferry holds it, which command and process, and how to stop it, instead
- * of "another program". A file left by a process that was killed is known by its
- * process being gone, and removed then. Only a face that names itself (`servingAs`) records.
+ * of "another program". A file left by a process that was killed is known by its process being
+ * gone, or (where /proc tells) by another process having its PID since, and removed then. Only a face that names itself (`servingAs`) records.
  */
-import { rmSync, promises as fs } from 'node:fs';
+import { readFileSync, rmSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../appdata/paths.js';
 import { writeFileAtomic } from '../support/atomic-write.js';
@@ -16,6 +16,8 @@ export type ServingCommand = 'ferry serve' | 'ferry run --start-servers' | 'ferr
 
 export interface ServingRecord {
   pid: number;
+  /** When the process started (`startToken`), where the system says: a later process given the same PID is not it. */
+  started?: string;
   command: ServingCommand;
   /** Each server's file, port and the workspace folder it belongs to. */
   servers: Array<{ file: string; port: number; workspace: string }>;
@@ -37,6 +39,8 @@ const live = new Set<{ file: string; workspace: string; port(): number }>();
 /** Writes one after the other, each of the state at its turn: the last one on disk is the latest. */
 let writes: Promise<void> = Promise.resolve();
 let exitListener = false;
+/** This process's `startToken`, read once ('' where the system does not tell). */
+let ownStart: string | undefined;
 
 /** This process's servers are recorded from now on, as held by `name` (called by the face before it starts any). */
 export function servingAs(name: ServingCommand): void {
@@ -69,7 +73,8 @@ async function write(): Promise<void> {
   const file = path.join(folder(), `${process.pid}.json`);
   try {
     if (live.size === 0) return await fs.rm(file, { force: true });
-    const record: ServingRecord = { pid: process.pid, command: command!, servers: [...live].map((s) => ({ file: s.file, port: s.port(), workspace: s.workspace })) };
+    ownStart ??= startToken(process.pid) ?? '';
+    const record: ServingRecord = { pid: process.pid, ...(ownStart ? { started: ownStart } : {}), command: command!, servers: [...live].map((s) => ({ file: s.file, port: s.port(), workspace: s.workspace })) };
     await fs.mkdir(folder(), { recursive: true });
     await writeFileAtomic(file, `${JSON.stringify(record)}\n`);
     // A second Ctrl-C (process.exit) ends the process before its servers stop: the record goes too.
@@ -99,7 +104,7 @@ export async function servingOn(port: number): Promise<ServingHolder | undefined
     } catch {
       continue;
     }
-    if (!alive(record.pid)) {
+    if (!isRecorded(record)) {
       await fs.rm(path.join(folder(), name), { force: true });
       continue;
     }
@@ -108,6 +113,36 @@ export async function servingOn(port: number): Promise<ServingHolder | undefined
     if (server) return { pid: record.pid, command: record.command !== undefined && record.command in STOP ? record.command : 'ferry serve', workspace: server.workspace, file: server.file };
   }
   return undefined;
+}
+
+/**
+ * When process `pid` started, as `BOOT-ID:TICKS` (Linux: the boot's id, and field 22 of
+ * /proc/PID/stat, clock ticks since boot): the same PID given to a later process, after a reboot
+ * too, has another. Undefined where /proc does not say (macOS, Windows) or the process is gone.
+ */
+export function startToken(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The command name (field 2) is in parentheses and may hold spaces and ')': the fields after the last ')' start at 3.
+    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
+    if (ticks === undefined || !/^\d+$/.test(ticks)) return undefined;
+    return `${readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim()}:${ticks}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the process a record names is the one that wrote it: by its start time where the record
+ * has one and /proc tells (a killed process's PID reused by another program is not Ferry), else by
+ * its PID running, as on systems without /proc.
+ */
+function isRecorded(record: { pid: number; started?: unknown }): boolean {
+  if (typeof record.started === 'string') {
+    const now = startToken(record.pid);
+    if (now !== undefined) return now === record.started;
+  }
+  return alive(record.pid);
 }
 
 /** Whether process `pid` runs (signal 0 only asks; EPERM: it runs, as another user). */

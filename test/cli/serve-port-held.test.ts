@@ -6,7 +6,8 @@
  * start_server tool). Every command refused such a port says it in the same words: `ferry run
  * --start-servers`, the app's Start, `ferry mcp`'s start_server, an edit that moves a served
  * port. Real processes of bin/ferry.js on real ports of 127.0.0.1; a port held by a program that
- * is not Ferry still reads "another program". */
+ * is not Ferry still reads "another program", also when a killed Ferry's record names its PID. */
+import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import net from 'node:net';
@@ -255,5 +256,55 @@ describe('every command refused a port that another Ferry holds names it in the 
     }
     await until(() => !existsSync(path.join(data, 'serving', `${mcp}.json`)), "ferry mcp's record to go");
     expect(await fs.readdir(path.join(data, 'serving'))).toEqual([]);
+  }, 90_000);
+});
+
+describe('a record of a Ferry that was killed', () => {
+  // The PID a killed ferry serve had, given since to a program that is not Ferry (here the record
+  // is moved to that program's PID: a system cannot be made to hand out a given PID).
+  it.runIf(existsSync('/proc/self/stat'))('whose PID another program has since is not named: "another program", and the record is removed', async () => {
+    const data = await isolatedDataDir();
+    const port = await freePort();
+    const first = await workspaceWithMock('first', port);
+    const second = await workspaceWithMock('second', port);
+    const killed = await serving(first, data, port);
+    killed.child.kill('SIGKILL');
+    await killed.done;
+    const record = path.join(data, 'serving', `${killed.child.pid}.json`);
+    const left = JSON.parse(await fs.readFile(record, 'utf8')) as { pid: number };
+    // Not Ferry, holding the port the killed serve had.
+    const program = spawn(process.execPath, ['-e', `require('net').createServer().listen(${port}, '127.0.0.1', () => console.log('listening'))`]);
+    try {
+      await new Promise<void>((resolve) => program.stdout.once('data', () => resolve()));
+      await fs.writeFile(path.join(data, 'serving', `${program.pid}.json`), JSON.stringify({ ...left, pid: program.pid }));
+      await fs.rm(record);
+      const refused = ferryProcess(['-w', second, 'serve'], { FERRY_DATA_DIR: data });
+      expect(await refused.done).toBe(1);
+      expect(refused.output.stderr).toContain(`servers/api.yaml: port ${port} on 127.0.0.1 is already in use by another program. Stop that program, or set another port (0 = any free port).`);
+      expect(refused.output.stderr).not.toContain(`process ${program.pid}`);
+      expect(await fs.readdir(path.join(data, 'serving'))).toEqual([]);
+    } finally {
+      program.kill();
+    }
+  }, 90_000);
+
+  it('whose process is gone is not named, and the record is removed', async () => {
+    const data = await isolatedDataDir();
+    const port = await freePort();
+    const first = await workspaceWithMock('first', port);
+    const killed = await serving(first, data, port);
+    killed.child.kill('SIGKILL');
+    await killed.done;
+    expect(await fs.readdir(path.join(data, 'serving'))).toEqual([`${killed.child.pid}.json`]);
+    // Another Ferry serves the port now: it is the one named.
+    const again = await serving(first, data, port);
+    try {
+      const refused = ferryProcess(['-w', await workspaceWithMock('second', port), 'serve'], { FERRY_DATA_DIR: data });
+      expect(await refused.done).toBe(1);
+      expect(refused.output.stderr).toContain(`process ${again.child.pid}, serving servers/api.yaml of the workspace ${first}`);
+      expect(await fs.readdir(path.join(data, 'serving'))).toEqual([`${again.child.pid}.json`]);
+    } finally {
+      await stopped(again);
+    }
   }, 90_000);
 });
