@@ -44,7 +44,7 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
   let current = await launch(entry.value);
   let stopped = false;
   // In the data folder, so a `ferry serve` refused this port can say which Ferry process holds it.
-  const recorded = await recordServer({ file: entry.file, workspace: options.root, port: () => current.listener.port });
+  const recorded = await recordServer({ file: entry.file, workspace: options.root, port: () => current.listener.port, kind: () => current.config.kind });
 
   const absolute = path.join(options.root, entry.file);
   const apply = async (fromWatch: boolean): Promise<void> => {
@@ -76,9 +76,9 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
       const unknown = unknownFieldsWarning('server', entry.file, next);
       if (unknown) notify('warning', unknown);
     } catch (error) {
-      // Moved to a port another Ferry process holds: named, as at a start.
+      // Moved to a port another server here or another Ferry process holds: named, as at a start.
       const message = !(error instanceof ServerError) ? `${entry.file}: ${(error as Error).message}`
-        : error.code === 'EADDRINUSE' ? await portRefusal(error.message, entry.file, next.port, options.root) : error.message;
+        : error.code === 'EADDRINUSE' ? await portRefusal(error.message, { file: entry.file, port: next.port, kind: next.kind, workspace: options.root }) : error.message;
       notify('warning', `${message} — the server keeps its previous settings.`);
     }
   };

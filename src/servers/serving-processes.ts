@@ -3,13 +3,17 @@
  * data folder (`serving/PID.json`), rewritten as its servers start, move to another port or stop,
  * and removed when none is left (or the process exits). A command refused a port (EADDRINUSE)
  * reads them to say that Ferry holds it, which command and process, and how to stop it, instead
- * of "another program". A file left by a process that was killed is known by its process being
- * gone, or (where /proc tells) by another process having its PID since, and removed then. Only a face that names itself (`servingAs`) records.
+ * of "another program"; a server this process started before is named too (the app and `ferry
+ * mcp` start each server on its own). A file left by a process that was killed is known by its
+ * process being gone, or (where /proc tells) by another process having its PID since, and removed
+ * then. Only a face that names itself (`servingAs`) records.
  */
 import { readFileSync, rmSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../appdata/paths.js';
+import type { ServerKind } from '../model/index.js';
 import { writeFileAtomic } from '../support/atomic-write.js';
+import { portTransports } from './kinds/info.js';
 
 /** The commands that hold servers, as the refusal names them. */
 export type ServingCommand = 'ferry serve' | 'ferry run --start-servers' | 'ferry app' | 'ferry mcp';
@@ -34,8 +38,16 @@ function folder(): string {
   return path.join(dataDir(), 'serving');
 }
 
+/** A server this process runs: its file and workspace, its port and kind as they are now (a reload may change them). */
+interface LiveServer {
+  file: string;
+  workspace: string;
+  port(): number;
+  kind(): ServerKind;
+}
+
 let command: ServingCommand | undefined;
-const live = new Set<{ file: string; workspace: string; port(): number }>();
+const live = new Set<LiveServer>();
 /** Writes one after the other, each of the state at its turn: the last one on disk is the latest. */
 let writes: Promise<void> = Promise.resolve();
 let exitListener = false;
@@ -52,7 +64,7 @@ export function servingAs(name: ServingCommand): void {
  * `changed` rewrites the record, `remove` takes it out. Not being able to write costs only the
  * better message, so failures are ignored.
  */
-export async function recordServer(server: { file: string; workspace: string; port(): number }): Promise<{ changed(): Promise<void>; remove(): Promise<void> }> {
+export async function recordServer(server: LiveServer): Promise<{ changed(): Promise<void>; remove(): Promise<void> }> {
   if (command === undefined) return { changed: async () => {}, remove: async () => {} };
   live.add(server);
   await save();
@@ -170,12 +182,30 @@ export function takenByFerry(file: string, port: number, holder: ServingHolder, 
   return `${file}: port ${port} is already in use by ${who} (process ${holder.pid}, serving ${holder.file} of ${where}). ${STOP[holder.command](holder.pid)}, or set another port in ${file} (0 = any free port).`;
 }
 
+/** Where a server this process runs is, and the way to free its port for `file`, as each command words them. */
+const HERE: Record<ServingCommand, (file: string) => string> = {
+  'ferry serve': () => 'started here. Give one of them another port (0 = any free port).',
+  'ferry run --start-servers': () => 'started for this run. Give one of them another port (0 = any free port).',
+  'ferry app': (file) => `running in this app. Stop it in the Servers panel first, or set another port in ${file} (0 = any free port).`,
+  'ferry mcp': (file) => `started here with start_server. Stop it first with stop_server, or set another port in ${file} (0 = any free port).`,
+};
+
 /**
- * The refusal of a port that `file` could not listen on (EADDRINUSE), for every command that
- * starts servers: the Ferry process of this computer holding it named (`takenByFerry`), else
- * `message` as the listener worded it ("another program").
+ * The refusal of a port that `server.file` could not listen on (EADDRINUSE), for every command
+ * that starts servers: a server this process started before on that port, on a transport the new
+ * one needs (the app and `ferry mcp` start each server on its own), or the Ferry process of this
+ * computer holding it named (`takenByFerry`); else `message` as the listener worded it ("another
+ * program").
  */
-export async function portRefusal(message: string, file: string, port: number, workspace: string): Promise<string> {
-  const holder = port === 0 ? undefined : await servingOn(port);
+export async function portRefusal(message: string, server: { file: string; port: number; kind: ServerKind; workspace: string }): Promise<string> {
+  const { file, port, workspace } = server;
+  if (port === 0) return message;
+  const wanted = portTransports(server.kind);
+  const own = [...live].find((s) => s.port() === port && !(s.file === file && path.resolve(s.workspace) === path.resolve(workspace)) && portTransports(s.kind()).some((t) => wanted.includes(t)));
+  if (own && command !== undefined) {
+    const where = path.resolve(own.workspace) === path.resolve(workspace) ? 'this workspace' : `the workspace ${own.workspace}`;
+    return `${file}: port ${port} is already in use by ${own.file} of ${where}, ${HERE[command](file)}`;
+  }
+  const holder = await servingOn(port);
   return holder ? takenByFerry(file, port, holder, workspace) : message;
 }

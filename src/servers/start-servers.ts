@@ -8,7 +8,7 @@ import { deepEqual, type ServerFile } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { entriesHere, formatWarning, SERVERS_DIR, unreadEntryFiles } from '../workspace/index.js';
 import { ServerError } from './errors.js';
-import { SERVER_KIND_INFO } from './kinds/info.js';
+import { portTransports } from './kinds/info.js';
 import { takenBySibling } from './listener.js';
 import { portRefusal } from './serving-processes.js';
 import { watchPendingServers } from './pending-servers.js';
@@ -171,13 +171,13 @@ export async function startServers(workspace: Workspace, options: StartServersOp
 
 /**
  * Why `entry` did not start, worded for the user: a port another server of the batch holds is
- * named, and so is another Ferry process holding it (whichever command this is).
+ * named, and so is one this process started before, or another Ferry process holding it.
  */
 async function failureMessage(entry: ServerEntry, error: Error, started: readonly RunningServer[], root: string): Promise<string> {
   const inUse = error instanceof ServerError && error.code === 'EADDRINUSE';
   const sibling = inUse ? portSibling(entry.value, started) : undefined;
   if (sibling) return takenBySibling({ host: entry.value.host, port: entry.value.port, file: entry.file }, `${SERVERS_DIR}/${sibling.id}.yaml`);
-  if (inUse) return portRefusal(error.message, entry.file, entry.value.port, root);
+  if (inUse) return portRefusal(error.message, { file: entry.file, port: entry.value.port, kind: entry.value.kind, workspace: root });
   return error instanceof ServerError ? error.message : `${entry.file}: ${error.message}`;
 }
 
@@ -185,14 +185,9 @@ async function fileExists(root: string, file: string): Promise<boolean> {
   return lstat(path.join(root, file)).then(() => true, () => false);
 }
 
-/** The transports a server kind listens on (the kind table's `listensOn`): TCP unless it says UDP, or (DNS) both. */
-function transports(kind: ServerFile['kind']): ReadonlyArray<'tcp' | 'udp'> {
-  return SERVER_KIND_INFO[kind].listensOn ?? ['tcp'];
-}
-
 /** A server started in the same batch that holds the port `config` asked for, on a transport it needs. */
 function portSibling(config: ServerFile, started: readonly RunningServer[]): RunningServer | undefined {
   if (config.port === 0) return undefined;
-  const wanted = transports(config.kind);
-  return started.find((server) => server.port === config.port && transports(server.config.kind).some((t) => wanted.includes(t)));
+  const wanted = portTransports(config.kind);
+  return started.find((server) => server.port === config.port && portTransports(server.config.kind).some((t) => wanted.includes(t)));
 }

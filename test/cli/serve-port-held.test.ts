@@ -259,6 +259,76 @@ describe('every command refused a port that another Ferry holds names it in the 
   }, 90_000);
 });
 
+describe('a port that a server the same process started before holds', () => {
+  it("ferry app: a second server's Start on the port of one it runs names that one and the panel's Stop", async () => {
+    const data = await isolatedDataDir();
+    const port = await freePort();
+    const ws = await workspaceWithMock('ws', port);
+    await fs.copyFile(path.join(ws, 'servers', 'api.yaml'), path.join(ws, 'servers', 'copy.yaml'));
+    const app = ferryProcess(['-w', ws, 'app', '--no-open'], { FERRY_DATA_DIR: data });
+    try {
+      await until(() => /token=\w+/.test(app.output.stdout), 'the app to print its URL');
+      const url = new URL(/http:\/\/\S+/.exec(app.output.stdout)![0]);
+      const client = new ApiClient(Number(url.port));
+      await client.login(url.searchParams.get('token')!);
+      expect((await client.call('POST', '/api/servers/start', { id: 'api' })).status).toBe(200);
+      const refused = await client.call('POST', '/api/servers/start', { id: 'copy' });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.text).toContain(JSON.stringify(`servers/copy.yaml: port ${port} is already in use by servers/api.yaml of this workspace, running in this app. Stop it in the Servers panel first, or set another port in servers/copy.yaml (0 = any free port).`));
+      // Once that one is stopped, the port is the other's.
+      expect((await client.call('POST', '/api/servers/stop', { id: 'api' })).status).toBe(200);
+      expect((await client.call('POST', '/api/servers/start', { id: 'copy' })).status).toBe(200);
+    } finally {
+      app.child.kill('SIGINT');
+      expect(await app.done).toBe(0);
+    }
+  }, 90_000);
+
+  it('ferry mcp: a second start_server on the port of one it started names that one and stop_server', async () => {
+    const data = await isolatedDataDir();
+    const port = await freePort();
+    const ws = await workspaceWithMock('ws', port);
+    await fs.copyFile(path.join(ws, 'servers', 'api.yaml'), path.join(ws, 'servers', 'copy.yaml'));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '-w', ws], env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: data }, stderr: 'pipe' });
+    const agent = new Client({ name: 'ferry-test', version: '1.0.0' });
+    await agent.connect(transport);
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await agent.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
+      return { isError: result.isError === true, text: (result.content as Array<{ text: string }>).map((c) => c.text).join('\n') };
+    };
+    try {
+      expect((await call('start_server', { id: 'api' })).isError).toBe(false);
+      const refused = await call('start_server', { id: 'copy' });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain(`servers/copy.yaml: port ${port} is already in use by servers/api.yaml of this workspace, started here with start_server. Stop it first with stop_server, or set another port in servers/copy.yaml (0 = any free port).`);
+    } finally {
+      await agent.close();
+    }
+  }, 90_000);
+
+  it('ferry mcp: its UDP server on the port number is not named for a TCP port another program holds', async () => {
+    const data = await isolatedDataDir();
+    const other = net.createServer();
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const port = (other.address() as net.AddressInfo).port;
+    const ws = await workspaceWithMock('ws', port);
+    await fs.writeFile(path.join(ws, 'servers', 'dgram.yaml'), `name: Datagrams\nkind: udp\nport: ${port}\n`);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '-w', ws], env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: data }, stderr: 'pipe' });
+    const agent = new Client({ name: 'ferry-test', version: '1.0.0' });
+    await agent.connect(transport);
+    try {
+      const udp = await agent.callTool({ name: 'start_server', arguments: { id: 'dgram' } }, undefined, { timeout: 30_000 });
+      expect(udp.isError, JSON.stringify(udp.content)).not.toBe(true);
+      const refused = await agent.callTool({ name: 'start_server', arguments: { id: 'api' } }, undefined, { timeout: 30_000 });
+      expect(refused.isError).toBe(true);
+      expect((refused.content as Array<{ text: string }>)[0]!.text).toContain(`servers/api.yaml: port ${port} on 127.0.0.1 is already in use by another program. Stop that program, or set another port (0 = any free port).`);
+    } finally {
+      await agent.close();
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  }, 90_000);
+});
+
 describe('a record of a Ferry that was killed', () => {
   // The PID a killed ferry serve had, given since to a program that is not Ferry (here the record
   // is moved to that program's PID: a system cannot be made to hand out a given PID).

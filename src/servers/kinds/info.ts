@@ -71,3 +71,8 @@ export const SERVER_KIND_INFO: Record<ServerKind, ServerKindInfo> = {
 /** The new-server picker (spec 2.11): the kinds in the order it offers them, and the one picked at first. */
 export const NEW_SERVER_KINDS: readonly ServerKind[] = ['http', 'websocket', 'sse', 'socketio', 'mcp', 'tcp', 'udp', 'dns', 'tcpProxy'];
 export const NEW_SERVER_KIND_PICKED: ServerKind = 'websocket';
+
+/** The transports a server kind listens on (the table's `listensOn`): TCP unless it says UDP, or (DNS) both. */
+export function portTransports(kind: ServerKind): ReadonlyArray<'tcp' | 'udp'> {
+  return SERVER_KIND_INFO[kind].listensOn ?? ['tcp'];
+}
