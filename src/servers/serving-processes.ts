@@ -13,7 +13,7 @@ import path from 'node:path';
 import { dataDir } from '../appdata/paths.js';
 import type { ServerKind } from '../model/index.js';
 import { writeFileAtomic } from '../support/atomic-write.js';
-import { portTransports } from './kinds/info.js';
+import { portTransports, SERVER_KIND_INFO } from './kinds/info.js';
 
 /** The commands that hold servers, as the refusal names them. */
 export type ServingCommand = 'ferry serve' | 'ferry run --start-servers' | 'ferry app' | 'ferry mcp';
@@ -23,8 +23,8 @@ export interface ServingRecord {
   /** When the process started (`startToken`), where the system says: a later process given the same PID is not it. */
   started?: string;
   command: ServingCommand;
-  /** Each server's file, port and the workspace folder it belongs to. */
-  servers: Array<{ file: string; port: number; workspace: string }>;
+  /** Each server's file, port, kind (its transports: a UDP port is not a TCP one) and the workspace folder it belongs to. */
+  servers: Array<{ file: string; port: number; kind?: ServerKind; workspace: string }>;
 }
 
 export interface ServingHolder {
@@ -86,7 +86,7 @@ async function write(): Promise<void> {
   try {
     if (live.size === 0) return await fs.rm(file, { force: true });
     ownStart ??= startToken(process.pid) ?? '';
-    const record: ServingRecord = { pid: process.pid, ...(ownStart ? { started: ownStart } : {}), command: command!, servers: [...live].map((s) => ({ file: s.file, port: s.port(), workspace: s.workspace })) };
+    const record: ServingRecord = { pid: process.pid, ...(ownStart ? { started: ownStart } : {}), command: command!, servers: [...live].map((s) => ({ file: s.file, port: s.port(), kind: s.kind(), workspace: s.workspace })) };
     await fs.mkdir(folder(), { recursive: true });
     await writeFileAtomic(file, `${JSON.stringify(record)}\n`);
     // A second Ctrl-C (process.exit) ends the process before its servers stop: the record goes too.
@@ -99,8 +99,12 @@ async function write(): Promise<void> {
   }
 }
 
-/** The other Ferry process of this computer that listens on `port`, if one says so and is still running. */
-export async function servingOn(port: number): Promise<ServingHolder | undefined> {
+/**
+ * The other Ferry process of this computer that listens on `port`, if one says so and is still
+ * running: with `kind`, only on a transport that kind needs (a record without kinds: any).
+ */
+export async function servingOn(port: number, kind?: ServerKind): Promise<ServingHolder | undefined> {
+  const wanted = kind === undefined ? undefined : portTransports(kind);
   let names: string[];
   try {
     names = await fs.readdir(folder());
@@ -120,11 +124,16 @@ export async function servingOn(port: number): Promise<ServingHolder | undefined
       await fs.rm(path.join(folder(), name), { force: true });
       continue;
     }
-    const server = Array.isArray(record.servers) ? record.servers.find((s) => s.port === port) : undefined;
+    const server = Array.isArray(record.servers) ? record.servers.find((s) => s.port === port && (wanted === undefined || !knownKind(s.kind) || portTransports(s.kind).some((t) => wanted.includes(t)))) : undefined;
     // A command this Ferry does not know (a hand-edited file) reads as the one that always recorded.
     if (server) return { pid: record.pid, command: record.command !== undefined && record.command in STOP ? record.command : 'ferry serve', workspace: server.workspace, file: server.file };
   }
   return undefined;
+}
+
+/** A kind this Ferry knows (a record from another version, or edited by hand, may say another). */
+function knownKind(kind: unknown): kind is ServerKind {
+  return typeof kind === 'string' && Object.hasOwn(SERVER_KIND_INFO, kind);
 }
 
 /**
@@ -206,6 +215,6 @@ export async function portRefusal(message: string, server: { file: string; port:
     const where = path.resolve(own.workspace) === path.resolve(workspace) ? 'this workspace' : `the workspace ${own.workspace}`;
     return `${file}: port ${port} is already in use by ${own.file} of ${where}, ${HERE[command](file)}`;
   }
-  const holder = await servingOn(port);
+  const holder = await servingOn(port, server.kind);
   return holder ? takenByFerry(file, port, holder, workspace) : message;
 }

@@ -121,6 +121,30 @@ describe('ferry serve on a port another ferry serve holds', () => {
     }
   }, 90_000);
 
+  it('a TCP port held by a program that is not Ferry reads "another program" while a ferry serve has a UDP server on the number', async () => {
+    const data = await isolatedDataDir();
+    const other = net.createServer();
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const port = (other.address() as net.AddressInfo).port;
+    try {
+      const udp = path.join(await tempDir(), 'udp');
+      expect((await ferry(['init', udp])).code).toBe(0);
+      await fs.mkdir(path.join(udp, 'servers'));
+      await fs.writeFile(path.join(udp, 'servers', 'dgram.yaml'), `name: Datagrams\nkind: udp\nport: ${port}\n`);
+      const holder = ferryProcess(['-w', udp, 'serve'], { FERRY_DATA_DIR: data });
+      try {
+        await until(() => holder.output.stdout.includes(`udp://127.0.0.1:${port}`), 'the UDP server to listen');
+        const refused = ferryProcess(['-w', await workspaceWithMock('ws', port), 'serve'], { FERRY_DATA_DIR: data });
+        expect(await refused.done).toBe(1);
+        expect(refused.output.stderr).toContain(`servers/api.yaml: port ${port} on 127.0.0.1 is already in use by another program. Stop that program, or set another port (0 = any free port).`);
+      } finally {
+        await stopped(holder);
+      }
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  }, 60_000);
+
   it('a port held by a program that is not Ferry still reads "another program"', async () => {
     const data = await isolatedDataDir();
     const other = net.createServer();
@@ -209,7 +233,7 @@ describe('every command refused a port that another Ferry holds names it in the 
       await until(() => moving.output.stderr.includes('keeps its previous settings'), 'the edit to be refused');
       expect(moving.output.stderr).toContain(`ferry: ${heldByServe(held, holder.child.pid!, first)} — the server keeps its previous settings.\n`);
       // Still recorded on its own port, which it still answers.
-      expect(JSON.parse(await fs.readFile(path.join(data, 'serving', `${moving.child.pid}.json`), 'utf8')).servers).toEqual([{ file: 'servers/api.yaml', port: own, workspace: second }]);
+      expect(JSON.parse(await fs.readFile(path.join(data, 'serving', `${moving.child.pid}.json`), 'utf8')).servers).toEqual([{ file: 'servers/api.yaml', port: own, kind: 'http', workspace: second }]);
       expect(await (await fetch(`http://127.0.0.1:${own}/ping`)).text()).toBe('pong');
     } finally {
       await stopped(moving);
