@@ -13,7 +13,7 @@ import path from 'node:path';
 import { dataDir } from '../appdata/paths.js';
 import type { ServerKind } from '../model/index.js';
 import { writeFileAtomic } from '../support/atomic-write.js';
-import { portTransports, SERVER_KIND_INFO } from './kinds/info.js';
+import { portsClash, SERVER_KIND_INFO } from './kinds/info.js';
 
 /** The commands that hold servers, as the refusal names them. */
 export type ServingCommand = 'ferry serve' | 'ferry run --start-servers' | 'ferry app' | 'ferry mcp';
@@ -104,7 +104,6 @@ async function write(): Promise<void> {
  * running: with `kind`, only on a transport that kind needs (a record without kinds: any).
  */
 export async function servingOn(port: number, kind?: ServerKind): Promise<ServingHolder | undefined> {
-  const wanted = kind === undefined ? undefined : portTransports(kind);
   let names: string[];
   try {
     names = await fs.readdir(folder());
@@ -124,7 +123,7 @@ export async function servingOn(port: number, kind?: ServerKind): Promise<Servin
       await fs.rm(path.join(folder(), name), { force: true });
       continue;
     }
-    const server = Array.isArray(record.servers) ? record.servers.find((s) => s.port === port && (wanted === undefined || !knownKind(s.kind) || portTransports(s.kind).some((t) => wanted.includes(t)))) : undefined;
+    const server = Array.isArray(record.servers) ? record.servers.find((s) => s.port === port && (kind === undefined || !knownKind(s.kind) || portsClash(kind, s.kind))) : undefined;
     // A command this Ferry does not know (a hand-edited file) reads as the one that always recorded.
     if (server) return { pid: record.pid, command: record.command !== undefined && record.command in STOP ? record.command : 'ferry serve', workspace: server.workspace, file: server.file };
   }
@@ -209,8 +208,7 @@ const HERE: Record<ServingCommand, (file: string) => string> = {
 export async function portRefusal(message: string, server: { file: string; port: number; kind: ServerKind; workspace: string }): Promise<string> {
   const { file, port, workspace } = server;
   if (port === 0) return message;
-  const wanted = portTransports(server.kind);
-  const own = [...live].find((s) => s.port() === port && !(s.file === file && path.resolve(s.workspace) === path.resolve(workspace)) && portTransports(s.kind()).some((t) => wanted.includes(t)));
+  const own = [...live].find((s) => s.port() === port && portsClash(server.kind, s.kind()) && !(s.file === file && path.resolve(s.workspace) === path.resolve(workspace)));
   if (own && command !== undefined) {
     const where = path.resolve(own.workspace) === path.resolve(workspace) ? 'this workspace' : `the workspace ${own.workspace}`;
     return `${file}: port ${port} is already in use by ${own.file} of ${where}, ${HERE[command](file)}`;

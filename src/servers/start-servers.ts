@@ -8,7 +8,7 @@ import { deepEqual, type ServerFile } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
 import { entriesHere, formatWarning, SERVERS_DIR, unreadEntryFiles } from '../workspace/index.js';
 import { ServerError } from './errors.js';
-import { portTransports } from './kinds/info.js';
+import { portsClash } from './kinds/info.js';
 import { takenBySibling } from './listener.js';
 import { portRefusal } from './serving-processes.js';
 import { watchPendingServers } from './pending-servers.js';
@@ -188,6 +188,5 @@ async function fileExists(root: string, file: string): Promise<boolean> {
 /** A server started in the same batch that holds the port `config` asked for, on a transport it needs. */
 function portSibling(config: ServerFile, started: readonly RunningServer[]): RunningServer | undefined {
   if (config.port === 0) return undefined;
-  const wanted = portTransports(config.kind);
-  return started.find((server) => server.port === config.port && portTransports(server.config.kind).some((t) => wanted.includes(t)));
+  return started.find((server) => server.port === config.port && portsClash(config.kind, server.config.kind));
 }

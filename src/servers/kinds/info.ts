@@ -73,6 +73,12 @@ export const NEW_SERVER_KINDS: readonly ServerKind[] = ['http', 'websocket', 'ss
 export const NEW_SERVER_KIND_PICKED: ServerKind = 'websocket';
 
 /** The transports a server kind listens on (the table's `listensOn`): TCP unless it says UDP, or (DNS) both. */
-export function portTransports(kind: ServerKind): ReadonlyArray<'tcp' | 'udp'> {
+function portTransports(kind: ServerKind): ReadonlyArray<'tcp' | 'udp'> {
   return SERVER_KIND_INFO[kind].listensOn ?? ['tcp'];
+}
+
+/** Whether servers of kinds `a` and `b` clash on one port number: only on a transport both listen on (a UDP server and a TCP one share it). */
+export function portsClash(a: ServerKind, b: ServerKind): boolean {
+  const wanted = portTransports(a);
+  return portTransports(b).some((t) => wanted.includes(t));
 }
