@@ -1,43 +1,25 @@
 /**
  * `ferry serve` refused a port that another `ferry serve` holds: it says that Ferry holds it
  * (which process, serving which file of which workspace) and how to stop it, where it used to say
- * "another program"; likewise a port held by the servers of `ferry run --start-servers`, of
- * `ferry app` (started from its API, as its Servers panel does) or of `ferry mcp` (its
- * start_server tool). Every command refused such a port says it in the same words: `ferry run
- * --start-servers`, the app's Start, `ferry mcp`'s start_server, an edit that moves a served
- * port. Real processes of bin/ferry.js on real ports of 127.0.0.1; a port held by a program that
- * is not Ferry still reads "another program", also when a killed Ferry's record names its PID. */
+ * "another program"; likewise a port held by the servers of `ferry run --start-servers` or of
+ * `ferry app` (started from its API, as its Servers panel does). Every command refused such a
+ * port says it in the same words: `ferry run --start-servers`, the app's Start (also for a port a
+ * server it started before holds), an edit that moves a served port (`ferry mcp`:
+ * test/agent/mcp-port-held). Real processes of bin/ferry.js on real ports of 127.0.0.1; a port
+ * held by a program that is not Ferry still reads "another program", also when a killed Ferry's
+ * record names its PID, or a Ferry serves UDP on the number.
+ */
 import { spawn } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../app/api-client.js';
 import { ferry, ferryProcess } from '../support/cli.js';
+import { heldByServe, serving, stopped, until, workspaceWithMock } from '../support/port-holders.js';
 import { freePort } from '../support/servers/index.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
-
-const bin = new URL('../../bin/ferry.js', import.meta.url).pathname;
-
-/** Polls every 10 ms (at most 30 s) until `check` holds. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 30_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-async function workspaceWithMock(name: string, port: number, more = ''): Promise<string> {
-  const ws = path.join(await tempDir(), name);
-  expect((await ferry(['init', ws])).code).toBe(0);
-  await fs.mkdir(path.join(ws, 'servers'), { recursive: true });
-  await fs.writeFile(path.join(ws, 'servers', 'api.yaml'), `name: API\nkind: http\nport: ${port}\n${more}http:\n  routes:\n    - method: GET\n      path: /ping\n      body: pong\n`);
-  return ws;
-}
 
 describe('ferry serve on a port another ferry serve holds', () => {
   it('names the other ferry serve (process, file, workspace) and how to stop it; its record goes when it stops', async () => {
@@ -161,23 +143,6 @@ describe('ferry serve on a port another ferry serve holds', () => {
   }, 60_000);
 });
 
-/** What any command says of a port that the `ferry serve` `pid` holds for `servers/api.yaml` of `workspace`. */
-function heldByServe(port: number, pid: number, workspace: string, file = 'servers/api.yaml'): string {
-  return `${file}: port ${port} is already in use by another ferry serve (process ${pid}, serving servers/api.yaml of the workspace ${workspace}). Stop that one (Ctrl-C where it runs, or kill ${pid}), or set another port in ${file} (0 = any free port).`;
-}
-
-/** A `ferry serve` of `ws` (data folder `data`) once it listens on `port`. */
-async function serving(ws: string, data: string, port: number) {
-  const holder = ferryProcess(['-w', ws, 'serve'], { FERRY_DATA_DIR: data });
-  await until(() => holder.output.stdout.includes(`http://127.0.0.1:${port}`), 'the serve to listen');
-  return holder;
-}
-
-async function stopped(holder: ReturnType<typeof ferryProcess>): Promise<void> {
-  holder.child.kill('SIGINT');
-  expect(await holder.done).toBe(0);
-}
-
 describe('every command refused a port that another Ferry holds names it in the same words', () => {
   it('ferry run --start-servers: its server refused, the run names the ferry serve that holds the port', async () => {
     const data = await isolatedDataDir();
@@ -241,46 +206,6 @@ describe('every command refused a port that another Ferry holds names it in the 
     }
   }, 90_000);
 
-  it("ferry mcp: start_server's port is recorded and named (with stop_server), start_server refused names the holder, the record goes when the agent leaves", async () => {
-    const data = await isolatedDataDir();
-    const port = await freePort();
-    const other = await freePort();
-    const first = await workspaceWithMock('first', port);
-    await fs.writeFile(path.join(first, 'servers', 'other.yaml'), `name: Other\nkind: http\nport: ${other}\n`);
-    const second = await workspaceWithMock('second', port);
-    const third = await workspaceWithMock('third', other);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '-w', first], env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: data }, stderr: 'pipe' });
-    const agent = new Client({ name: 'ferry-test', version: '1.0.0' });
-    await agent.connect(transport);
-    const mcp = transport.pid!;
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const result = await agent.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
-      return { isError: result.isError === true, text: (result.content as Array<{ text: string }>).map((c) => c.text).join('\n') };
-    };
-    try {
-      const started = await call('start_server', { id: 'api' });
-      expect(started.isError, started.text).toBe(false);
-      const refused = ferryProcess(['-w', second, 'serve'], { FERRY_DATA_DIR: data });
-      expect(await refused.done, refused.output.stderr).toBe(1);
-      expect(refused.output.stderr).toBe(
-        `ferry: server api did not start: servers/api.yaml: port ${port} is already in use by ferry mcp (process ${mcp}, serving servers/api.yaml of the workspace ${first}). Ask the agent that runs it to stop the server (its stop_server tool), or end that agent's session (kill ${mcp}), or set another port in servers/api.yaml (0 = any free port).\n` +
-          'ferry: No server could start.\n',
-      );
-      // The other way round: a port a ferry serve holds, refused to start_server.
-      const holder = await serving(third, data, other);
-      try {
-        const taken = await call('start_server', { id: 'other' });
-        expect(taken.isError).toBe(true);
-        expect(taken.text).toContain(heldByServe(other, holder.child.pid!, third, 'servers/other.yaml'));
-      } finally {
-        await stopped(holder);
-      }
-    } finally {
-      await agent.close();
-    }
-    await until(() => !existsSync(path.join(data, 'serving', `${mcp}.json`)), "ferry mcp's record to go");
-    expect(await fs.readdir(path.join(data, 'serving'))).toEqual([]);
-  }, 90_000);
 });
 
 describe('a port that a server the same process started before holds', () => {
@@ -308,49 +233,6 @@ describe('a port that a server the same process started before holds', () => {
     }
   }, 90_000);
 
-  it('ferry mcp: a second start_server on the port of one it started names that one and stop_server', async () => {
-    const data = await isolatedDataDir();
-    const port = await freePort();
-    const ws = await workspaceWithMock('ws', port);
-    await fs.copyFile(path.join(ws, 'servers', 'api.yaml'), path.join(ws, 'servers', 'copy.yaml'));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '-w', ws], env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: data }, stderr: 'pipe' });
-    const agent = new Client({ name: 'ferry-test', version: '1.0.0' });
-    await agent.connect(transport);
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const result = await agent.callTool({ name, arguments: args }, undefined, { timeout: 30_000 });
-      return { isError: result.isError === true, text: (result.content as Array<{ text: string }>).map((c) => c.text).join('\n') };
-    };
-    try {
-      expect((await call('start_server', { id: 'api' })).isError).toBe(false);
-      const refused = await call('start_server', { id: 'copy' });
-      expect(refused.isError).toBe(true);
-      expect(refused.text).toContain(`servers/copy.yaml: port ${port} is already in use by servers/api.yaml of this workspace, started here with start_server. Stop it first with stop_server, or set another port in servers/copy.yaml (0 = any free port).`);
-    } finally {
-      await agent.close();
-    }
-  }, 90_000);
-
-  it('ferry mcp: its UDP server on the port number is not named for a TCP port another program holds', async () => {
-    const data = await isolatedDataDir();
-    const other = net.createServer();
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    const port = (other.address() as net.AddressInfo).port;
-    const ws = await workspaceWithMock('ws', port);
-    await fs.writeFile(path.join(ws, 'servers', 'dgram.yaml'), `name: Datagrams\nkind: udp\nport: ${port}\n`);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', '-w', ws], env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: data }, stderr: 'pipe' });
-    const agent = new Client({ name: 'ferry-test', version: '1.0.0' });
-    await agent.connect(transport);
-    try {
-      const udp = await agent.callTool({ name: 'start_server', arguments: { id: 'dgram' } }, undefined, { timeout: 30_000 });
-      expect(udp.isError, JSON.stringify(udp.content)).not.toBe(true);
-      const refused = await agent.callTool({ name: 'start_server', arguments: { id: 'api' } }, undefined, { timeout: 30_000 });
-      expect(refused.isError).toBe(true);
-      expect((refused.content as Array<{ text: string }>)[0]!.text).toContain(`servers/api.yaml: port ${port} on 127.0.0.1 is already in use by another program. Stop that program, or set another port (0 = any free port).`);
-    } finally {
-      await agent.close();
-      await new Promise<void>((resolve) => other.close(() => resolve()));
-    }
-  }, 90_000);
 });
 
 describe('a record of a Ferry that was killed', () => {
