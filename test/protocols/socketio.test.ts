@@ -2,7 +2,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
-import { Server } from 'socket.io';
+import { Server, type Socket } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError } from '../../src/protocols/index.js';
 import { describeKindCases, sendWith, type RunningPeer } from './kind-cases.js';
@@ -215,20 +215,23 @@ describe('socketio requests', () => {
   it('a server sending a packet Socket.IO or Engine.IO cannot parse fails the request (it passed as the server closing), on both transports', async () => {
     const server = http.createServer();
     const io = new Server(server);
-    // What each namespace's server writes once a client joins: raw Engine.IO message data.
-    io.of('/badjson').on('connection', (socket) => setTimeout(() => socket.conn.write('2["x", {'), 20));
-    io.of('/badtype').on('connection', (socket) => setTimeout(() => socket.conn.write('9["x"]'), 20));
+    // What each namespace's server writes when the client's first event comes: raw Engine.IO message
+    // data. Only then: socket.io-client takes its CONNECT answer a tick late, so a bad packet read in
+    // the same step (one long-polling payload on a loaded machine) would fail the handshake instead.
+    const onReady = (write: (socket: Socket) => void) => (socket: Socket) => socket.on('ready', () => write(socket));
+    io.of('/badjson').on('connection', onReady((socket) => socket.conn.write('2["x", {')));
+    io.of('/badtype').on('connection', onReady((socket) => socket.conn.write('9["x"]')));
     // An Engine.IO packet of a type that does not exist (sendPacket is private in engine.io's types).
-    io.of('/engine').on('connection', (socket) => setTimeout(() => (socket.conn as unknown as { sendPacket(type: string): void }).sendPacket('bogus'), 20));
+    io.of('/engine').on('connection', onReady((socket) => (socket.conn as unknown as { sendPacket(type: string): void }).sendPacket('bogus')));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       for (const transport of ['websocket', 'polling']) {
         for (const [namespace, why] of [['badjson', 'invalid payload'], ['badtype', 'unknown packet type 9']]) {
-          const error = await failure(sendRequest('socketio', { url: `http://${host}/${namespace}`, socketio: { transport }, settings: { stream: { timeoutMs: 5000 } } }));
+          const error = await failure(sendRequest('socketio', { url: `http://${host}/${namespace}`, socketio: { transport, event: 'ready' }, body: { type: 'json', text: '[]' }, settings: { stream: { timeoutMs: 5000 } } }));
           expect(error.message).toBe(`${host} broke the Socket.IO protocol: it sent a packet that cannot be parsed (${why}), so Ferry closed the connection.`);
         }
-        const engine = await failure(sendRequest('socketio', { url: `http://${host}/engine`, socketio: { transport }, settings: { stream: { timeoutMs: 5000 } } }));
+        const engine = await failure(sendRequest('socketio', { url: `http://${host}/engine`, socketio: { transport, event: 'ready' }, body: { type: 'json', text: '[]' }, settings: { stream: { timeoutMs: 5000 } } }));
         expect(engine.message).toBe(`${host} broke the Engine.IO protocol (under Socket.IO): it sent a packet that cannot be parsed (parser error), so Ferry closed the connection.`);
       }
     } finally {
