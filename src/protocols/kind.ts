@@ -74,8 +74,8 @@ export interface ProtocolResult {
   };
   /** In wire order, where the kind has headers (HTTP, SSE, upgrade answers, gRPC metadata); else empty. */
   headers: [string, string][];
-  /** HTTP: the request headers as sent, those the client added included (post-response scripts see them, as in Postman). */
-  sentHeaders?: [string, string][];
+  /** HTTP: the request headers as sent, those the client added included and marked `true` (post-response scripts see them, as in Postman, as `system` headers). */
+  sentHeaders?: [name: string, value: string, system?: true][];
   /** Metadata sent after the answer, where the kind has it (gRPC's trailers), in wire order; scripts read it (`pm.response.trailers`). */
   trailers?: [string, string][];
   /** The answer's bytes as scripts read them (`pm.response.text()`). */

@@ -349,17 +349,54 @@ function testOutcome(t: TestResult): TestOutcome {
 }
 
 /** `sent`: the headers as the client sent them (HTTP), which post-response scripts see, as in Postman. */
-function toScriptRequest(request: RequestFile, prepared?: PreparedRequest, sent?: [string, string][]): ScriptRequest {
+function toScriptRequest(request: RequestFile, prepared?: PreparedRequest, sent?: [name: string, value: string, system?: true][]): ScriptRequest {
+  // After the send, the path parameters filled into the URL are gone from it, as in Newman (its
+  // url.variables then lists only those the URL still names).
+  const sentPath = prepared ? prepared.url.split(/[?#]/)[0]!.split('/') : undefined;
+  const pathParams = sentPath ? request.pathParams.filter((p) => sentPath.some((segment) => segment.split('.')[0] === `:${p.key}`)) : request.pathParams;
   return {
     name: request.name,
     ...(request.docs ? { description: request.docs } : {}),
     method: prepared?.method ?? request.method,
     url: prepared?.url ?? request.url,
-    headers: sent ? sent.map(([key, value]) => ({ key, value })) : prepared ? prepared.headers.map((h) => ({ key: h.name, value: h.value })) : request.headers.map((h) => ({ ...h })),
-    ...(request.pathParams.length > 0 ? { pathParams: request.pathParams.map((p) => ({ ...p })) } : {}),
+    headers: sent ? withSwitchedOff(request.headers, authMarked(request, prepared, sent)) : prepared ? prepared.headers.map((h) => ({ key: h.name, value: h.value })) : request.headers.map((h) => ({ ...h })),
+    ...(pathParams.length > 0 ? { pathParams: pathParams.map((p) => ({ ...p })) } : {}),
     body: (sentText(request, prepared) ?? request.body) as ScriptRequest['body'],
     auth: request.auth as ScriptRequest['auth'],
   };
+}
+
+/**
+ * The headers the request's auth gave (Authorization, an API key's header) marked as the client's,
+ * as Newman marks its auth's headers; a header of the same name the request sets itself is its own.
+ */
+function authMarked(request: RequestFile, prepared: PreparedRequest | undefined, sent: readonly [name: string, value: string, system?: true][]): [name: string, value: string, system?: true][] {
+  if (!prepared || prepared.authType === 'none') return [...sent];
+  const written = new Set(request.headers.filter((h) => h.enabled !== false).map((h) => h.key.toLowerCase()));
+  const byAuth = new Set(['authorization', ...(prepared.credentialHeaders ?? []).map((name) => name.toLowerCase())].filter((name) => !written.has(name)));
+  return sent.map(([name, value, system]) => (system || byAuth.has(name.toLowerCase()) ? [name, value, true] : [name, value]));
+}
+
+/**
+ * The headers as sent, with the request's switched-off rows where Newman lists them: each after
+ * the sent header the enabled row before it gave (first when no row is before it; before the
+ * client's headers when that header is not among those sent).
+ */
+function withSwitchedOff(rows: readonly KeyValue[], sent: readonly [name: string, value: string, system?: true][]): ScriptRequest['headers'] {
+  const out: ScriptRequest['headers'] = sent.map(([key, value, system]) => (system ? { key, value, system } : { key, value }));
+  let previous: string | undefined;
+  for (const row of rows) {
+    if (row.enabled !== false) {
+      previous = row.key.toLowerCase();
+      continue;
+    }
+    let at = previous === undefined ? 0 : -1;
+    for (let i = out.length - 1; at < 0 && i >= 0; i--) if (out[i]!.key.toLowerCase() === previous) at = i + 1;
+    if (at < 0) at = out.findIndex((h) => h.system === true);
+    if (at < 0) at = out.length;
+    out.splice(at, 0, { ...row, enabled: false });
+  }
+  return out;
 }
 
 /**

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 /** Header lines as `name: value`, names in lower case, sorted: what was sent, whatever the order. */
-const lines = (pairs: readonly (readonly [string, string])[]) => pairs.map(([name, value]) => `${name.toLowerCase()}: ${value}`).sort();
+const lines = (pairs: readonly (readonly [string, string, true?])[]) => pairs.map(([name, value]) => `${name.toLowerCase()}: ${value}`).sort();
 /** A peer's raw header list as pairs, HTTP/2's pseudo-headers left out. */
 const received = (raw: string[]) => raw.flatMap((name, i) => (i % 2 === 0 && !name.startsWith(':') ? [[name, raw[i + 1]!] as [string, string]] : []));
 const bytes = (text: string): PreparedRequest['body'] => ({ kind: 'bytes', bytes: new TextEncoder().encode(text), isText: true, source: 'text' } as PreparedRequest['body']);
@@ -45,7 +45,9 @@ describe('the headers reported as sent are those the server received', () => {
     expect(lines(post.headers)).toEqual(lines(post.wire));
     const host = new URL(plain.url).host;
     expect(post.headers.map(([name]) => name)).toEqual(['X-Own', 'Content-Type', 'User-Agent', 'Accept', 'Host', 'Accept-Encoding', 'Connection', 'Content-Length']);
-    expect(post.headers.slice(4)).toEqual([['Host', host], ['Accept-Encoding', 'gzip, deflate, br, zstd'], ['Connection', 'keep-alive'], ['Content-Length', '6']]);
+    // Those the client added are marked (Postman's `system`); the request's own are not.
+    expect(post.headers.slice(2)).toEqual([['User-Agent', expect.any(String), true], ['Accept', '*/*', true], ['Host', host, true], ['Accept-Encoding', 'gzip, deflate, br, zstd', true], ['Connection', 'keep-alive', true], ['Content-Length', '6', true]]);
+    expect(post.headers.slice(0, 2)).toEqual([['X-Own', '1'], ['Content-Type', 'text/plain']]);
 
     // No body: a GET and a DELETE send no Content-Length, a POST sends 0 (undici's rule, read from the wire).
     for (const method of ['GET', 'DELETE', 'POST']) {
@@ -61,13 +63,29 @@ describe('the headers reported as sent are those the server received', () => {
     const own = await sent(plain, preparedRequest(`${plain.url}/echo`, { method: 'PUT', headers: [{ name: 'user-agent', value: 'mine' }, { name: 'Accept-Encoding', value: 'identity' }], body: bytes('xyz') }), { cookies });
     expect(lines(own.headers)).toEqual(lines(own.wire));
     expect(own.headers.map(([name]) => name)).toEqual(['user-agent', 'Accept-Encoding', 'Accept', 'Host', 'Connection', 'Content-Length', 'Cookie']);
-    expect(own.headers.at(-1)).toEqual(['Cookie', 'session=abc; theme=dark']);
+    expect(own.headers.at(-1)).toEqual(['Cookie', 'session=abc; theme=dark', true]);
+  });
+
+  it('a Cookie header of the request\'s own keeps its place, the jar\'s cookies joined to it, on the wire and in the list', async () => {
+    const cookies = CookieStore.fromSerialized(undefined);
+    await sent(plain, preparedRequest(`${plain.url}/cookies/set`), { cookies });
+    const headers = [{ name: 'X-First', value: '1' }, { name: 'Cookie', value: 'mine=1' }, { name: 'X-After', value: 'y' }, { name: 'cookie', value: 'two=2' }];
+    const own = await sent(plain, preparedRequest(`${plain.url}/echo`, { headers }), { cookies });
+    expect(lines(own.headers)).toEqual(lines(own.wire));
+    // undici writes Host and Connection first.
+    expect(own.wire.filter(([name]) => !/^(host|connection)$/i.test(name)).slice(0, 3)).toEqual([['X-First', '1'], ['Cookie', 'mine=1; two=2; session=abc; theme=dark'], ['X-After', 'y']]);
+    // Marked as the client's, as Postman marks it (its runtime writes the line).
+    expect(own.headers.slice(0, 3)).toEqual([['X-First', '1'], ['Cookie', 'mine=1; two=2; session=abc; theme=dark', true], ['X-After', 'y']]);
+    // Without a jar, the request's own cookies alone.
+    const alone = await sent(plain, preparedRequest(`${plain.url}/echo`, { headers }));
+    expect(alone.headers.slice(0, 3)).toEqual([['X-First', '1'], ['Cookie', 'mine=1; two=2', true], ['X-After', 'y']]);
+    expect(lines(alone.headers)).toEqual(lines(alone.wire));
   });
 
   it('over TLS, and for the last hop of a redirect (a 303 after a POST goes on as a GET without a body)', async () => {
     const secure = await sent(tls, preparedRequest(`${tls.url}/echo`, { method: 'PATCH', body: bytes('{"a":1}') }, { verifyTls: false }));
     expect(lines(secure.headers)).toEqual(lines(secure.wire));
-    expect(secure.headers).toContainEqual(['Content-Length', '7']);
+    expect(secure.headers).toContainEqual(['Content-Length', '7', true]);
 
     const redirected = await sent(plain, preparedRequest(`${plain.url}/redirect/1?code=303`, { method: 'POST', body: bytes('gone after the redirect') }));
     expect(lines(redirected.headers)).toEqual(lines(redirected.wire));
@@ -79,7 +97,7 @@ describe('the headers reported as sent are those the server received', () => {
     expect(h2c.seen.at(-1)!.httpVersion).toBe('2.0');
     expect(lines(h2.headers)).toEqual(lines(h2.wire));
     expect(h2.headers.map(([name]) => name)).toEqual(['X-Own', 'User-Agent', 'Accept', 'Accept-Encoding', 'Content-Length']);
-    expect(h2.headers.at(-1)).toEqual(['Content-Length', '4']);
+    expect(h2.headers.at(-1)).toEqual(['Content-Length', '4', true]);
   });
 
   it('through a forward proxy: what the proxy received but its credentials', async () => {
@@ -91,7 +109,7 @@ describe('the headers reported as sent are those the server received', () => {
       const atProxy = received(proxy.rawHeaders.at(-1)!);
       expect(atProxy.map(([name]) => name.toLowerCase())).toContain('proxy-authorization');
       expect(lines(result.sentHeaders)).toEqual(lines(atProxy.filter(([name]) => name.toLowerCase() !== 'proxy-authorization')));
-      expect(result.sentHeaders).toContainEqual(['Content-Length', '3']);
+      expect(result.sentHeaders).toContainEqual(['Content-Length', '3', true]);
       expect(result.sentHeaders.map(([name]) => name)).toContain('Host');
     } finally {
       await via.close();
@@ -104,7 +122,7 @@ describe('the headers reported as sent are those the server received', () => {
     for (const [i, result] of results.entries()) {
       const wire = plain.seen.find((s) => s.url === `/echo?n=${i}`)!;
       expect(lines(result.sentHeaders), `send ${i}`).toEqual(lines(received(wire.rawHeaders)));
-      expect(result.sentHeaders, `send ${i}`).toContainEqual(['Content-Length', String(bodies[i]!.length)]);
+      expect(result.sentHeaders, `send ${i}`).toContainEqual(['Content-Length', String(bodies[i]!.length), true]);
     }
   });
 });

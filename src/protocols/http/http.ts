@@ -84,6 +84,10 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   const defaultNames = new Set(defaults.map(([name]) => name.toLowerCase()));
   // Every Cookie header of the request, as one line (RFC 6265 allows one), then the jar's.
   let userCookie = headers.filter(([name]) => name.toLowerCase() === 'cookie').map(([, value]) => value).filter(Boolean).join('; ');
+  // That line goes where the request's first Cookie header was, as Postman sends it: before the
+  // first of the headers that followed it still there (the list changes between hops).
+  const firstCookie = headers.findIndex(([name]) => name.toLowerCase() === 'cookie');
+  let cookieFollowers = userCookie && firstCookie >= 0 ? headers.slice(firstCookie + 1).filter(([name]) => name.toLowerCase() !== 'cookie') : [];
   headers = headers.filter(([name]) => name.toLowerCase() !== 'cookie');
 
   const maxResponseMb = ctx.maxResponseMb ?? DEFAULT_SETTINGS.maxResponseMb;
@@ -106,13 +110,17 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
   // NTLM: negotiate on the first send, answer the challenge once (same origin, same connection).
   let ntlmAnswered = !prepared.ntlm;
   if (prepared.ntlm) headers = withAuthorization(headers, ntlmNegotiate(prepared.ntlm));
-  let sent: { headers: [string, string][]; cookie: string; head: SentHead } = { headers, cookie: '', head: {} };
+  let sent: { headers: [string, string][]; cookie: Parameters<typeof headersSent>[3]; head: SentHead } = { headers, cookie: { value: '', inPlace: false }, head: {} };
   try {
     for (;;) {
-      const cookie = [userCookie, ctx.cookies?.cookieHeader(url.href)].filter(Boolean).join('; ');
-      const hopHeaders = cookie ? [...headers, ['Cookie', cookie] as [string, string]] : headers;
+      const jar = ctx.cookies?.cookieHeader(url.href) ?? '';
+      const cookie = [userCookie, jar].filter(Boolean).join('; ');
+      const at = userCookie ? headers.findIndex((header) => cookieFollowers.includes(header)) : -1;
+      const hopHeaders: [string, string][] = !cookie ? headers : at < 0 ? [...headers, ['Cookie', cookie]] : [...headers.slice(0, at), ['Cookie', cookie], ...headers.slice(at)];
       const hop = await reportingConnection(report, () => exchange(dispatcher, url, method, hopHeaders, body, deadline, limit, ctx.streamBody));
-      sent = { headers, cookie, head: hop.sentHead };
+      // The request's own Cookie line is one of its headers, in its place; the jar's alone comes last.
+      const inPlace = userCookie !== '';
+      sent = { headers: inPlace ? hopHeaders : headers, cookie: { value: cookie, inPlace }, head: hop.sentHead };
       const completedAt = performance.now();
       // undici frees an HTTP/1.1 connection for the next request one event-loop turn after the
       // response ends; sending sooner would open a second connection to the same origin.
@@ -183,6 +191,7 @@ export async function sendHttp(prepared: PreparedRequest, ctx: HttpSendContext):
           const credentials = new Set(dropped.map((name) => name.toLowerCase()));
           headers = headers.filter(([name]) => !credentials.has(name.toLowerCase()));
           userCookie = '';
+          cookieFollowers = [];
         }
         url = next;
         // Within the first origin, auth that covers the method and URL is made again for this hop

@@ -98,23 +98,30 @@ const rank = (name: string) => {
 /** `content-length` as Postman writes it, `Content-Length`. */
 const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 
+/** A header as sent: name, value, and `true` when the client added it rather than the request (Postman's `system`). */
+export type SentHeader = [name: string, value: string, system?: true];
+
 /**
  * The headers of a request as sent, for post-response scripts, in Postman's order: the request's
- * own (`handed`, as given to undici, the Cookie line apart), then those the client added — its
- * defaults (`defaults`: names of handed headers that Ferry added, User-Agent…), the lines undici
- * wrote itself (Host over HTTP/1.1, Connection, Content-Length: read from `head`, names in
- * Postman's case) and the Cookie line. HTTP/2's pseudo-headers and a proxy's credentials are left
- * out. Without a head read, only what was handed over is listed.
+ * own (`handed`, as given to undici), then those the client added — its defaults (`defaults`:
+ * names of handed headers that Ferry added, User-Agent…), the lines undici wrote itself (Host over
+ * HTTP/1.1, Connection, Content-Length: read from `head`, names in Postman's case) and the Cookie
+ * line, each marked as added. A Cookie header of the request's own is in `handed`, in its place,
+ * with the jar's cookies joined to it (`cookie.inPlace`), marked as Postman marks it; else the
+ * jar's Cookie line comes last. HTTP/2's pseudo-headers and a proxy's credentials are left out.
+ * Without a head read, only what was handed over is listed.
  */
-export function headersSent(handed: readonly [string, string][], defaults: ReadonlySet<string>, head: SentHead, cookie: string): [string, string][] {
+export function headersSent(handed: readonly [string, string][], defaults: ReadonlySet<string>, head: SentHead, cookie: { value: string; inPlace: boolean }): SentHeader[] {
   const given = new Set(handed.map(([name]) => name.toLowerCase()));
-  const own = handed.filter(([name]) => !defaults.has(name.toLowerCase()));
-  const added = handed.filter(([name]) => defaults.has(name.toLowerCase()));
+  const own: SentHeader[] = handed.filter(([name]) => !defaults.has(name.toLowerCase())).map(([name, value]) =>
+    // Postman marks the request's Cookie header as its own (it writes the line the jar's cookies join).
+    (cookie.inPlace && name.toLowerCase() === 'cookie' ? [name, value, true] : [name, value]));
+  const added: SentHeader[] = handed.filter(([name]) => defaults.has(name.toLowerCase())).map(([name, value]) => [name, value, true]);
   for (const [name, value] of head.lines ?? []) {
     const lower = name.toLowerCase();
-    if (!given.has(lower) && !name.startsWith(':') && lower !== 'cookie' && lower !== 'proxy-authorization') added.push([titleCase(name), value]);
+    if (!given.has(lower) && !name.startsWith(':') && lower !== 'cookie' && lower !== 'proxy-authorization') added.push([titleCase(name), value, true]);
   }
-  if (cookie) added.push(['Cookie', cookie]);
+  if (cookie.value && !cookie.inPlace) added.push(['Cookie', cookie.value, true]);
   // A stable sort: headers of one rank keep their order.
   added.sort((a, b) => rank(a[0]) - rank(b[0]));
   return [...own, ...added];

@@ -23,9 +23,9 @@ export interface HttpResult {
    * The request headers of the last hop as sent, those the client added included (User-Agent,
    * Accept, Accept-Encoding, and as undici wrote them Host over HTTP/1.1, Connection and
    * Content-Length, then Cookie with the jar's), in Postman's order rather than the wire's: what
-   * post-response scripts see (sent-head.ts).
+   * post-response scripts see (sent-head.ts); `true` third marks those the client added.
    */
-  sentHeaders: [string, string][];
+  sentHeaders: [name: string, value: string, system?: true][];
   /** The body after Content-Encoding was undone (when `decompress` is on). */
   body: Uint8Array;
   /** Bytes of the body as received (before decoding). */
