@@ -280,3 +280,97 @@ describe('Newman and Ferry run the same scripts alike', () => {
     expect(byFerry.find((s) => s.item === 'last')?.url).toBe('/last?g=gv&num=5&bool=false');
   });
 });
+
+/**
+ * `JSON.stringify(pm.request)` (Postman's Request.toJSON) and `JSON.stringify(pm.request.url)` as
+ * scripts log them before and after the send, for each body mode and auth, with variables. The
+ * lines are compared whole but for what each client has of its own (the id, which Newman's
+ * pm.request lacks, and the values of the headers each client adds: see `same`).
+ */
+function jsonCollection(base: string) {
+  const log = [
+    "console.log(pm.info.eventName, 'request', JSON.stringify(pm.request));",
+    "console.log(pm.info.eventName, 'toJSON', JSON.stringify(pm.request.toJSON()) === JSON.stringify(pm.request));",
+    "console.log(pm.info.eventName, 'url', JSON.stringify(pm.request.url.toJSON()));",
+  ];
+  const event = [{ listen: 'prerequest', script: { exec: log } }, { listen: 'test', script: { exec: log } }];
+  const item = (name: string, request: Record<string, unknown>) => ({ name, event, request: { ...request, header: [...((request.header as unknown[]) ?? []), { key: 'X-Item', value: name }] } });
+  return {
+    info: { name: 'Json', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+    variable: [{ key: 'v', value: 'cv' }],
+    item: [
+      item('get', { method: 'GET', url: `${base}/get/:id?a=1&b={{v}}#top`, header: [{ key: 'X-A', value: '{{v}}' }, { key: 'X-Off', value: 'x', disabled: true }] }),
+      item('path variable', { method: 'GET', url: { raw: '{{base}}/p/:id?a=1', host: ['{{base}}'], path: ['p', ':id'], query: [{ key: 'a', value: '1' }], variable: [{ key: 'id', value: '7' }] } }),
+      item('raw json', { method: 'POST', url: `${base}/raw`, header: [{ key: 'Content-Type', value: 'application/json' }], body: { mode: 'raw', raw: '{"a":"{{v}}"}', options: { raw: { language: 'json' } } } }),
+      item('urlencoded', { method: 'POST', url: `${base}/u`, body: { mode: 'urlencoded', urlencoded: [{ key: 'a', value: 'plain' }, { key: 'b', value: '2', disabled: true }] } }),
+      item('formdata', { method: 'POST', url: `${base}/f`, body: { mode: 'formdata', formdata: [{ key: 'a', value: 'plain', type: 'text' }] } }),
+      item('bearer', { method: 'GET', url: `${base}/b`, auth: { type: 'bearer', bearer: [{ key: 'token', value: 'T0K', type: 'string' }] } }),
+      item('basic', { method: 'GET', url: `${base}/ba`, description: 'notes', auth: { type: 'basic', basic: [{ key: 'username', value: 'u', type: 'string' }, { key: 'password', value: 'p', type: 'string' }] } }),
+      item('own cookie', { method: 'GET', url: `${base}/c`, header: [{ key: 'Cookie', value: 'mine=1' }, { key: 'X-After', value: 'y' }] }),
+    ],
+  };
+}
+
+describe('Newman and Ferry give scripts the same pm.request as JSON', () => {
+  it('JSON.stringify(pm.request) and pm.request.url.toJSON() before and after the send', async () => {
+    const dir = await tempDir('ferry-newman-json-');
+    const doc = jsonCollection(`http://127.0.0.1:${listening.port}`);
+    const colFile = path.join(dir, 'json.postman_collection.json');
+    const env = { name: 'Env', values: [{ key: 'base', value: `http://127.0.0.1:${listening.port}`, enabled: true }] };
+    const envFile = path.join(dir, 'env.postman_environment.json');
+    await fs.writeFile(colFile, JSON.stringify(doc));
+    await fs.writeFile(envFile, JSON.stringify(env));
+
+    const byNewman: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      (newman.run({ collection: doc, environment: env, reporters: [], timeoutRequest: 5000 }) as NewmanRun & { on(event: 'console', fn: (e: unknown, a: { messages: string[] }) => void): NewmanRun })
+        .on('console', (_e, a) => void byNewman.push(a.messages.join(' ')))
+        .on('done', (error) => (error ? reject(error) : resolve()));
+    });
+    seen.splice(0);
+
+    await isolatedDataDir();
+    const root = path.join(dir, 'ws');
+    expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
+    expect((await ferry(['-w', root, 'import', colFile])).code).toBe(0);
+    expect((await ferry(['-w', root, 'import', envFile])).code).toBe(0);
+    const run = await ferry(['-w', root, 'run', '-e', 'Env', '--timeout-ms', '5000', '-r', 'json']);
+    expect(run.stderr).toBe('');
+    seen.splice(0);
+    const report = JSON.parse(run.stdout) as { results: { name: string; console: string[] }[] };
+    const byFerry = report.results.flatMap((r) => r.console);
+
+    // Ferry's pm.request has an id, the request's path (scripts.md, "The request's id"); Newman's none.
+    const ids = byFerry.filter((line) => / request /.test(line)).map((line) => (JSON.parse(line.replace(/^\w+ request /, '')) as { id: string }).id);
+    expect(ids).toEqual(doc.item.flatMap((i) => [`Json/${i.name}.yaml`, `Json/${i.name}.yaml`]));
+    expect(byNewman).toHaveLength(doc.item.length * 6);
+    for (const [i, line] of byFerry.entries()) expect(same(line), `${i}: ${byNewman[i]}`).toBe(same(byNewman[i]!));
+    expect(byFerry).toHaveLength(byNewman.length);
+    // What the cases are about, as both log them.
+    const line = (n: number) => JSON.parse(byFerry[n]!.replace(/^\w+ \w+ /, '')) as Record<string, unknown>;
+    expect(line(0)).toMatchObject({ url: { protocol: 'http', path: ['get', ':id'], hash: 'top', host: ['127', '0', '0', '1'], query: [{ key: 'a', value: '1' }, { key: 'b', value: '{{v}}' }], variable: [{ type: 'any', key: 'id' }] } });
+    expect((line(3).header as unknown[]).slice(0, 4)).toMatchObject([{ key: 'X-A', value: 'cv' }, { disabled: true, key: 'X-Off', value: 'x' }, { key: 'X-Item', value: 'get' }, { key: 'User-Agent', system: true }]);
+    expect(line(6 * 5)).toMatchObject({ auth: { type: 'bearer', bearer: [{ type: 'string', value: 'T0K', key: 'token' }] } });
+    expect((line(6 * 7 + 3).header as unknown[]).slice(0, 3)).toEqual([{ key: 'Cookie', value: 'mine=1', system: true }, { key: 'X-After', value: 'y' }, { key: 'X-Item', value: 'own cookie' }]);
+  });
+});
+
+/**
+ * A logged line with what each client has of its own made alike: Ferry's `id` (checked apart),
+ * the values of the headers each client adds itself (User-Agent, Accept-Encoding) and Newman's own
+ * two (Cache-Control, Postman-Token), the Content-Type Ferry lists for a form body (Newman sends one
+ * but does not list it), a multipart body's length (the boundary is each client's own), and a Basic
+ * credential, which Ferry masks in console lines (scripts.md).
+ */
+function same(line: string): string {
+  const match = /^(\w+ request )(.*)$/.exec(line);
+  if (!match) return line;
+  const request = JSON.parse(match[2]!) as { id?: string; header?: { key: string; value: string }[]; body?: { mode: string } };
+  delete request.id;
+  const form = request.body?.mode === 'formdata' || request.body?.mode === 'urlencoded';
+  request.header = request.header
+    ?.filter((h) => !/^(cache-control|postman-token)$/i.test(h.key) && !(form && /^content-type$/i.test(h.key)))
+    .map((h) => (/^(user-agent|accept-encoding)$/i.test(h.key) || (request.body?.mode === 'formdata' && /^content-length$/i.test(h.key)) ? { ...h, value: 'own' }
+      : /^authorization$/i.test(h.key) && h.value.startsWith('Basic ') ? { ...h, value: 'Basic ***' } : h));
+  return match[1]! + JSON.stringify(request);
+}

@@ -4,8 +4,10 @@
  * `_` with lodash 3's names, replaceIn's dynamic values, legacy `request.headers`, response
  * cookies, `query.add('k=v')`. Each case is a script and the result Newman gave for it.
  */
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScriptEngine } from '../../src/scripts/index.js';
+import { ScriptEngine, type ScriptRequest } from '../../src/scripts/index.js';
 import { jsonResponse, postContext, preContext } from './helpers.js';
 
 let engine: ScriptEngine;
@@ -324,5 +326,57 @@ describe('as Newman runs them', () => {
       ['invalid type', 'fail: expected false to be truthy'],
       ['missing', 'fail: expected false to be truthy'],
     ]);
+  });
+});
+
+/**
+ * pm.request.url.toJSON() and pm.request.toJSON() against postman-collection's own Url and Request
+ * (the library Newman's sandbox builds pm.request with), for URLs of every part and each body mode
+ * and auth type; the id aside (Ferry's is the request's path, Newman's pm.request has none).
+ */
+describe('pm.request as JSON, as postman-collection writes it', () => {
+  const collection = createRequire(import.meta.url)(createRequire(import.meta.url).resolve('postman-collection', { paths: [path.dirname(createRequire(import.meta.url).resolve('newman/package.json'))] })) as {
+    Url: new (raw: string) => { toJSON(): unknown };
+    Request: new (definition: unknown) => { toJSON(): unknown };
+  };
+  async function logged(request: ScriptRequest): Promise<[Record<string, unknown>, unknown]> {
+    const result = await engine.runPreRequest(preContext(['console.log(JSON.stringify(pm.request)); console.log(JSON.stringify(pm.request.url));'], { request }));
+    expect(result.errors).toEqual([]);
+    return [JSON.parse(result.console[0]!.text) as Record<string, unknown>, JSON.parse(result.console[1]!.text)];
+  }
+
+  it('URLs: protocol, credentials, host labels, port, path, :parameters, query, hash, {{variables}}', async () => {
+    const urls = [
+      'http://u:p@a.b.c:80/x/:id/y?a&b=&c=1#frag', 'a.com', 'http://a.com/', 'https://h/x/:a/:a/:b.json', 'http://u@h/', 'http://h/a//b/',
+      'http://[::1]:8080/x', '{{base}}/x?q={{v}}', 'http://{{host.name}}/{{a/b}}/c', '{{scheme}}://h:{{port}}/p?k={{x?y}}', 'http://h:/x',
+    ];
+    for (const url of urls) {
+      const [, ferryUrl] = await logged({ method: 'GET', url, headers: [] });
+      expect(ferryUrl, url).toEqual(new collection.Url(url).toJSON());
+    }
+  });
+
+  it('each body mode and auth type, headers on and off, a path parameter with its value, notes', async () => {
+    const cases: [ScriptRequest, Record<string, unknown>][] = [
+      [{ method: 'POST', url: 'http://h/p/:id', description: 'notes', pathParams: [{ key: 'id', value: '7' }], headers: [{ key: 'A', value: '1' }, { key: 'B', value: '2', enabled: false }], body: { type: 'json', text: '{"a":1}' } },
+        { description: 'notes', url: { protocol: 'http', host: ['h'], path: ['p', ':id'], variable: [{ key: 'id', value: '7' }] }, header: [{ key: 'A', value: '1' }, { key: 'B', value: '2', disabled: true }], method: 'POST', body: { mode: 'raw', raw: '{"a":1}', options: { raw: { language: 'json' } } } }],
+      [{ method: 'POST', url: 'http://h/', headers: [], body: { type: 'formUrlencoded', form: [{ key: 'a', value: '1' }, { key: 'b', value: '2', enabled: false }] } },
+        { url: 'http://h/', method: 'POST', body: { mode: 'urlencoded', urlencoded: [{ key: 'a', value: '1' }, { key: 'b', value: '2', disabled: true }] } }],
+      [{ method: 'POST', url: 'http://h/', headers: [], body: { type: 'multipart', multipart: [{ key: 't', value: 'v' }, { key: 'f', value: 'a.txt', file: true }, { key: 'off', value: 'x', enabled: false }] } },
+        { url: 'http://h/', method: 'POST', body: { mode: 'formdata', formdata: [{ key: 't', value: 'v', type: 'text' }, { key: 'f', src: 'a.txt', type: 'file' }, { key: 'off', value: 'x', type: 'text', disabled: true }] } }],
+      [{ method: 'PUT', url: 'http://h/', headers: [], body: { type: 'binary', file: 'a.bin' } }, { url: 'http://h/', method: 'PUT', body: { mode: 'file', file: { src: 'a.bin' } } }],
+      [{ method: 'GET', url: 'http://h/', headers: [], auth: { type: 'bearer', token: '{{tok}}', prefix: 'Bearer' } }, { url: 'http://h/', method: 'GET', auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{tok}}', type: 'string' }] } }],
+      [{ method: 'GET', url: 'http://h/', headers: [], auth: { type: 'basic', username: 'u', password: 'p' } }, { url: 'http://h/', method: 'GET', auth: { type: 'basic', basic: [{ key: 'username', value: 'u', type: 'string' }, { key: 'password', value: 'p', type: 'string' }] } }],
+      [{ method: 'GET', url: 'http://h/', headers: [], auth: { type: 'apiKey', key: 'X-Key', value: 'k', location: 'header' } }, { url: 'http://h/', method: 'GET', auth: { type: 'apikey', apikey: [{ key: 'key', value: 'X-Key', type: 'string' }, { key: 'value', value: 'k', type: 'string' }, { key: 'in', value: 'header', type: 'string' }] } }],
+      [{ method: 'GET', url: 'http://h/', headers: [], auth: { type: 'none' } }, { url: 'http://h/', method: 'GET', auth: { type: 'noauth' } }],
+      [{ method: 'GET', url: 'http://h/', headers: [], auth: { type: 'inherit' } }, { url: 'http://h/', method: 'GET' }],
+    ];
+    for (const [request, postman] of cases) {
+      const [ferryRequest] = await logged(request);
+      expect(ferryRequest.id).toBe('Users/Get user.yaml');
+      delete ferryRequest.id;
+      // As text: the keys' order is what a script hashing the line sees.
+      expect(JSON.stringify(ferryRequest), JSON.stringify(postman)).toBe(JSON.stringify(new collection.Request(postman).toJSON()));
+    }
   });
 });

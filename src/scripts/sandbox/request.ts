@@ -4,6 +4,7 @@
  */
 import { PropertyList, type ChangeFlag, type Property } from './property-list.js';
 import { Url } from './url.js';
+import { authJSON, rowJSON } from './postman-json.js';
 import { expect } from './response.js';
 
 export interface KeyValue {
@@ -86,7 +87,12 @@ export class RequestBody {
       default:
         this.mode = undefined;
     }
-    this.initial = JSON.stringify(this.toJSON());
+    this.initial = this.snapshot();
+  }
+
+  /** Everything a script may change, for `toData` to tell whether it did. */
+  private snapshot(): string {
+    return JSON.stringify([this.mode, this.raw, this.urlencoded?.toJSON(), this.formdata?.toJSON(), this.file, this.graphql, this.options]);
   }
 
   private readonly initial: string;
@@ -127,12 +133,13 @@ export class RequestBody {
     if (this.mode === 'graphql') return JSON.stringify(this.graphql ?? {});
     return '';
   }
+  /** Postman's RequestBody.toJSON: the mode and its data, rows as Postman writes them. */
   toJSON(): Record<string, unknown> {
     return {
       mode: this.mode,
       raw: this.raw,
-      urlencoded: this.urlencoded?.toJSON(),
-      formdata: this.formdata?.toJSON(),
+      urlencoded: this.urlencoded?.all().map((row) => rowJSON(row)),
+      formdata: this.formdata?.all().map((row) => rowJSON(row, true)),
       file: this.file,
       graphql: this.graphql,
       options: this.options,
@@ -141,7 +148,7 @@ export class RequestBody {
 
   /** The body in the workspace's shape; the original object when nothing changed. */
   toData(): RequestData['body'] {
-    if (JSON.stringify(this.toJSON()) === this.initial) return this.original;
+    if (this.snapshot() === this.initial) return this.original;
     const keep = { ...(this.original ?? {}) };
     switch (this.mode) {
       case 'raw': {
@@ -263,15 +270,23 @@ export class ScriptRequest {
   removeQueryParams(params: string | string[]): void {
     this.url.removeQueryParams(params);
   }
+  /**
+   * Postman's Request.toJSON, as Newman's scripts get it (and so `JSON.stringify(pm.request)`):
+   * `id`, `description`, `url` as Postman's Url object, `header` (left out when there is none),
+   * `method`, `body` (left out without one) and `auth` in Postman's form. No `name`: Newman's
+   * pm.request has none (the name is the item's).
+   */
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      method: this.method,
-      url: this.url.toString(),
-      header: this.headers.toJSON(),
-      body: this.body.toJSON(),
-      auth: this.auth,
-    };
+    const out: Record<string, unknown> = { id: this.id };
+    if (this.description) out.description = { content: this.description.content, type: this.description.type };
+    out.url = this.url.toJSON();
+    const header = this.headers.all().map((row) => rowJSON(row));
+    if (header.length > 0) out.header = header;
+    out.method = this.method;
+    if (this.body.mode !== undefined) out.body = this.body.toJSON();
+    const auth = authJSON(this.auth);
+    if (auth) out.auth = auth;
+    return out;
   }
 
   toData(): RequestData {

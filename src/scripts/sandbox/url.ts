@@ -3,6 +3,7 @@
  * URL prints back exactly as given; structured changes (query, host, path) re-assemble it.
  */
 import { PropertyList, type ChangeFlag, type Property } from './property-list.js';
+import { rowJSON } from './postman-json.js';
 
 interface Parts {
   protocol: string | undefined;
@@ -110,7 +111,7 @@ export class Url {
   }
   /** The host split at dots, as Postman has it. */
   get host(): string[] {
-    return this.p.host === '' ? [] : this.p.host.split('.');
+    return this.p.host === '' ? [] : splitOutside(this.p.host, '.');
   }
   set host(value: string | string[]) {
     this.p.host = Array.isArray(value) ? value.join('.') : String(value);
@@ -124,7 +125,7 @@ export class Url {
     this.touch();
   }
   get path(): string[] {
-    return this.p.path === '' ? [] : this.p.path.slice(1).split('/');
+    return this.p.path === '' ? [] : splitOutside(this.p.path.slice(1), '/');
   }
   set path(value: string | string[]) {
     const text = Array.isArray(value) ? value.join('/') : String(value);
@@ -205,7 +206,53 @@ export class Url {
     if (p.hash !== undefined) out += `#${p.hash}`;
     return out;
   }
-  toJSON(): string {
-    return this.toString();
+  /**
+   * Postman's Url.toJSON (postman-collection), so a script that logs or signs
+   * `JSON.stringify(pm.request.url)` gets Newman's structure: its keys in Postman's order, a part
+   * the URL lacks left out, `query` and `variable` always there (the path's `:name` parameters,
+   * with the value Ferry has for each).
+   */
+  toJSON(): Record<string, unknown> {
+    const p = this.p;
+    const out: Record<string, unknown> = {};
+    if (p.auth !== undefined) {
+      const colon = p.auth.indexOf(':');
+      out.auth = colon < 0 ? { user: p.auth } : { user: p.auth.slice(0, colon), password: p.auth.slice(colon + 1) };
+    }
+    if (p.protocol !== undefined) out.protocol = p.protocol;
+    if (p.port !== undefined) out.port = p.port;
+    if (p.path !== '') out.path = this.path;
+    if (p.hash !== undefined) out.hash = p.hash;
+    if (p.host !== '') out.host = this.host;
+    out.query = this.queryItems().map((q) => rowJSON(q));
+    out.variable = this.variableJSON();
+    return out;
+  }
+
+  /** The path parameters Ferry has values for, then any other `:name` of the path, as Postman lists them. */
+  private variableJSON(): Record<string, unknown>[] {
+    const listed = this.variables.all().map((v) => ({ type: 'any', value: v.value, key: v.key }));
+    const seen = new Set(listed.map((v) => v.key));
+    for (const segment of this.path) {
+      // Postman's parsePathVariable: `:name`, up to a `.` (`:file.json` names `file`).
+      const name = segment.startsWith(':') ? segment.slice(1).split('.')[0] : '';
+      if (name && !seen.has(name)) {
+        seen.add(name);
+        listed.push({ type: 'any', key: name } as (typeof listed)[number]);
+      }
+    }
+    return listed;
+  }
+}
+
+/** `text` split at `separator` outside `{{ }}`, as Postman keeps `{{a.b}}` one host label. */
+function splitOutside(text: string, separator: string): string[] {
+  const out: string[] = [];
+  let rest = text;
+  for (;;) {
+    const [before, found, after] = splitAt(rest, separator);
+    out.push(before);
+    if (found === undefined) return out;
+    rest = after;
   }
 }
