@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { DEFAULT_TRAFFIC_CAPACITY, hasServer, ServerError, serverIdOf, startWorkspaceServers, unknownServerMessage, type ServerNotice, type ServersHandle, TrafficLog } from '../servers/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { unknownFieldsWarning } from '../model/index.js';
-import { formatWarning, subfoldersNotRead, type Workspace } from '../workspace/index.js';
+import { formatWarning, subfoldersNotRead, unlistedFolderWarning, type Workspace } from '../workspace/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -127,7 +127,8 @@ export async function serveUntil(
   if (handle.servers.length === 0) {
     await handle.stop();
     // Nothing to serve: refused as an error, so `--json` gets the error object on stdout (main.ts).
-    if (handle.failures.length === 0) throw new CliError(`This workspace has no servers to start (add one under servers/).${subfoldersNotRead(ws, 'server')}`, EXIT.failed);
+    const unlisted = unlistedFolderWarning(ws, 'server');
+    if (handle.failures.length === 0) throw new CliError(unlisted ? `No server to start: ${formatWarning(unlisted)}` : `This workspace has no servers to start (add one under servers/).${subfoldersNotRead(ws, 'server')}`, EXIT.failed);
     output.err('ferry: No server could start.');
     return EXIT.failed; // only unknown names were refused above, as bad usage
   }

@@ -18,7 +18,7 @@ import { SecretStore, withWorkspaceLock, workspaceDataDir, type WorkspaceLocker 
 import { ImportJournal, recoverInterruptedImport } from './import-journal.js';
 import {
   checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, MAX_YAML_BYTES, parseYamlData, readTextFile,
-  REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic, yamlTooLarge,
+  notAFolder, REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic, yamlTooLarge,
 } from '../workspace/index.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
 import { UNUSABLE_KEY_RULE, unusableKeyProblem } from '../support/placeholder-syntax.js';
@@ -81,9 +81,13 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
   // specs/ and environments/ are written too: a link there (a hostile repository's
   // `specs -> ~/.config/app`) would put files outside the workspace.
   const servers = result.servers ?? [];
-  for (const [needed, dir] of [[result.specs.length > 0, SPECS_DIR], [result.environments.length > 0, ENVIRONMENTS_DIR], [servers.length > 0, SERVERS_DIR]] as const) {
-    const linked = needed ? await checkNoSymlinks(root, dir) : undefined;
+  for (const [needed, dir] of [[result.specs.length > 0, SPECS_DIR], [result.environments.length > 0, ENVIRONMENTS_DIR], [servers.length > 0, SERVERS_DIR], [into.length === 0, REQUESTS_DIR]] as const) {
+    if (!needed) continue;
+    const linked = await checkNoSymlinks(root, dir);
     if (linked) throw new ImportError(`Cannot import: ${linked}. Replace ${dir} with a real folder inside the workspace, then import again.`);
+    // A pipe or file there: said as what it is (never opened), not as a temporary folder that could not be made.
+    const notFolder = notAFolder(path.join(root, dir));
+    if (notFolder && notFolder !== 'link') throw new ImportError(`Cannot import: ${dir}/ cannot be written to (${notFolder.reason}); nothing was written. ${notFolder.fix.replace(/\.$/, '')}, then import again.`);
   }
   if (!(await isDirectory(targetDir))) {
     throw new ImportError(into.length ? `The folder "${into.join('/')}" does not exist under requests/. Create it first or leave out --into.` : `${root} has no requests/ folder; open it as a workspace first.`);

@@ -6,7 +6,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { deepEqual, type ServerFile } from '../model/index.js';
 import type { Workspace } from '../workspace/index.js';
-import { entriesHere, formatWarning, SERVERS_DIR, unreadEntryFiles } from '../workspace/index.js';
+import { entriesHere, formatWarning, SERVERS_DIR, skippedEntryReason, unreadEntryFiles } from '../workspace/index.js';
 import { ServerError } from './errors.js';
 import { portsClash } from './kinds/info.js';
 import { takenBySibling } from './listener.js';
@@ -89,7 +89,10 @@ export async function startServers(workspace: Workspace, options: StartServersOp
     }
     const warning = broken.get(id);
     if (warning) {
-      if (!options.autoStartOnly) failures.push({ id, message: `${formatWarning(warning)} — fix the file to start this server.` });
+      // A pipe or link has nothing to fix inside: a regular file goes in its place.
+      const skipped = skippedEntryReason(warning);
+      const message = skipped ? `${skipped}. Put a regular file in its place to start this server.` : `${formatWarning(warning)} — fix the file to start this server.`;
+      if (!options.autoStartOnly) failures.push({ id, message });
       continue;
     }
     failures.push({ id, message: unknownServerMessage(workspace, id), unknown: true });

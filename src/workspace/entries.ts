@@ -14,6 +14,7 @@ import { readResource } from './read-resource.js';
 import { isSubfolderWarning } from './unread-entries.js';
 import { saveResource, type SaveOptions } from './save.js';
 import { isYamlFile, stripYaml } from './tree.js';
+import { formatWarning } from './warning-text.js';
 import type { Warning, Workspace } from './types.js';
 
 const FOLDERS = { environment: ENVIRONMENTS_DIR, server: SERVERS_DIR, loadtest: LOADTESTS_DIR } as const;
@@ -62,8 +63,17 @@ export function entriesHere(workspace: Workspace, kind: EntryKind): string {
   const folder = `${FOLDERS[kind]}/`;
   const unreadable = [...unreadEntryFiles(workspace, kind).keys()];
   const [plural, singular] = WORDS[kind];
-  const here = known.length ? `${plural} here: ${known.join(', ')}.` : unreadable.length ? `No ${singular} here can be used.` : `This workspace has no ${plural.toLowerCase()} (${folder}*.yaml).`;
+  const unlisted = unlistedFolderWarning(workspace, kind);
+  const here = known.length ? `${plural} here: ${known.join(', ')}.` : unreadable.length ? `No ${singular} here can be used.` : unlisted ? formatWarning(unlisted) : `This workspace has no ${plural.toLowerCase()} (${folder}*.yaml).`;
   return `${here}${unreadable.length ? ` Files that cannot be read: ${unreadable.join(', ')} (ferry ls says why).` : ''}${subfoldersNotRead(workspace, kind)}`;
+}
+
+/**
+ * The warning of the kind's folder itself when it was not listed (a link, a pipe, a file there):
+ * nothing in it was read, which "this workspace has none" would hide.
+ */
+export function unlistedFolderWarning(workspace: Workspace, kind: EntryKind): Warning | undefined {
+  return workspace.warnings.find((w) => w.file === FOLDERS[kind]);
 }
 
 const ITEM_FILE = /\.ya?ml$/i;

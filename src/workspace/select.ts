@@ -3,7 +3,7 @@
  * optional), folders (everything inside), or the whole workspace when nothing is named.
  */
 import path from 'node:path';
-import { findFolder, isYamlFile } from './tree.js';
+import { findFolder, isUnreadableRequestsFolder, isYamlFile } from './tree.js';
 import { isCaseMisnamedFolderWarning } from './unread-entries.js';
 import type { RequestFile, RequestSummary } from '../model/index.js';
 import { editDistance } from '../support/edit-distance.js';
@@ -127,6 +127,9 @@ export function selectRequests<R extends RequestSummary = RequestFile>(root: Fol
 /** The warning of the file or folder under requests/ that `lower` (a path in lower case) names or lies in. */
 function skippedFile(warnings: readonly Warning[], lower: string): Warning | undefined {
   const wanted = `requests/${lower}`;
+  // requests/ itself not read (a link, a pipe, a file): every path lies in it.
+  const unread = warnings.find(isUnreadableRequestsFolder);
+  if (unread) return unread;
   return warnings.find((w) => {
     const file = w.file.toLowerCase();
     return file.startsWith('requests/') && w.line === undefined && (file === wanted || file === `${wanted}.yaml` || wanted.startsWith(`${file}/`));

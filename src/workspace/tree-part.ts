@@ -8,17 +8,17 @@ import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { namesFolderOnly, normalizeSelectPath } from './select.js';
 import type { RequestSummary } from '../model/index.js';
-import { compareNodes, folderNode, FOLDER_FILE, isSymbolicLink, isYamlFile, listFolder, MAX_TREE_DEPTH, readFolder, requestNode, REQUESTS_DIR, type TreeReader } from './tree.js';
+import { compareNodes, folderNode, FOLDER_FILE, isYamlFile, listFolder, MAX_TREE_DEPTH, notAFolder, readFolder, requestNode, REQUESTS_DIR, type TreeReader } from './tree.js';
 import type { FolderNode, TreeNode, Warning } from './types.js';
 
 /**
  * The tree holding only what `paths` name: for each, the folders down to it (each with its
  * settings) and the request file, or the whole folder, it names. Undefined when a path is not
- * found plainly (missing, ambiguous in case, through a link, too deep, empty): the caller then
+ * found plainly (missing, ambiguous in case, through a link, too deep, empty, requests/ no folder): the caller then
  * reads the whole tree, whose selection gives the message ("Did you mean ...").
  */
 export function readRequestTreePart<R extends RequestSummary>(root: string, paths: readonly string[], warnings: Warning[], read: TreeReader<R>): FolderNode<R> | undefined {
-  if (paths.length === 0 || isSymbolicLink(path.join(root, REQUESTS_DIR))) return undefined;
+  if (paths.length === 0 || notAFolder(path.join(root, REQUESTS_DIR))) return undefined;
   const listings = new Map<string, Dirent[]>();
   const list = (relPath: string): Dirent[] => {
     let entries = listings.get(relPath);

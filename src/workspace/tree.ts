@@ -52,12 +52,32 @@ export function stripYaml(name: string): string {
  * thread-pool round trip of the promise API (bench/open-workspace.ts).
  */
 export async function readRequestTree<R extends RequestSummary>(root: string, warnings: Warning[], read: TreeReader<R>): Promise<FolderNode<R>> {
-  // Entries below are checked as they are listed; `requests/` itself must not be a link either.
-  if (isSymbolicLink(path.join(root, REQUESTS_DIR))) {
-    warnings.push({ file: REQUESTS_DIR, message: REQUESTS_LINK_MESSAGE });
+  // Entries below are checked as they are listed; `requests/` itself must be a folder too (not a link, nor a pipe).
+  const notFolder = notAFolder(path.join(root, REQUESTS_DIR));
+  if (notFolder) {
+    const message = notFolder === 'link' ? REQUESTS_LINK_MESSAGE : `${REQUESTS_DIR}/ ${CANNOT_BE_READ} (${notFolder.reason}); its requests were not read. ${notFolder.fix}`;
+    warnings.push({ file: REQUESTS_DIR, message });
     return { type: 'folder', path: '', name: '', settings: { ...read.folderDefaults }, children: [] };
   }
   return readFolder(root, '', 0, warnings, read);
+}
+
+/**
+ * Why one of the workspace's folders (`requests/`, `environments/`, …) is no folder, from lstat
+ * alone, so a pipe there is never opened: 'link', or the reason in the words of a skipped entry
+ * (`it is a named pipe, not a folder`) with what to do; undefined for a folder or nothing there.
+ */
+export function notAFolder(absolute: string): 'link' | { reason: string; fix: string } | undefined {
+  let stat;
+  try {
+    stat = lstatSync(absolute);
+  } catch {
+    return undefined; // missing, or unreadable: the listing says why
+  }
+  if (stat.isSymbolicLink()) return 'link';
+  if (stat.isDirectory()) return undefined;
+  if (stat.isFile()) return { reason: 'it is a file, not a folder', fix: 'Make it a folder.' };
+  return { reason: `it is ${specialFileWords(stat)}, not a folder`, fix: 'Replace it with a folder.' };
 }
 
 /** `requests/` itself a link: nothing of the tree is read, so say what to do. */
@@ -85,8 +105,36 @@ export function symlinkMessage(label: string): string {
 export function skippedEntryWarning(entry: Dirent, label: string): Warning | undefined {
   if (entry.isSymbolicLink()) return { file: label, message: symlinkMessage(label) };
   if (entry.isFile() || entry.isDirectory()) return undefined;
-  const what = entry.isFIFO() ? 'a named pipe' : entry.isSocket() ? 'a socket' : entry.isBlockDevice() || entry.isCharacterDevice() ? 'a device' : 'of an unknown type';
-  return { file: label, message: `${label} is ${what}, not a regular file; Ferry reads regular files only, so it was skipped. Put a regular file in its place, or remove it.` };
+  return { file: label, message: `${notRegularFile(label, specialFileWords(entry))}${SKIPPED} ${SPECIAL_FIX}` };
+}
+
+const SKIPPED = ', so it was skipped.';
+const SPECIAL_FIX = 'Put a regular file in its place, or remove it.';
+
+/** `label is a named pipe, not a regular file; Ferry reads regular files only`: the start of every message about one (`what`: `specialFileWords`). */
+function notRegularFile(label: string, what: string): string {
+  return `${label} is ${what}, not a regular file; Ferry reads regular files only`;
+}
+
+/** The file types Dirent and Stats both tell. */
+type FileType = Pick<Dirent, 'isFIFO' | 'isSocket' | 'isBlockDevice' | 'isCharacterDevice'>;
+
+/** What a file that is neither a regular file, a folder nor a link is, in the words every message about one uses. */
+export function specialFileWords(entry: FileType): string {
+  return entry.isFIFO() ? 'a named pipe' : entry.isSocket() ? 'a socket' : entry.isBlockDevice() || entry.isCharacterDevice() ? 'a device' : 'of an unknown type';
+}
+
+/**
+ * A skipped entry's warning (a link, pipe, socket or device, `skippedEntryWarning`) as the reason
+ * a named item cannot be used, without "so it was skipped" (`servers/m.yaml is a named pipe, not
+ * a regular file; Ferry reads regular files only`); undefined for any other warning.
+ */
+export function skippedEntryReason(warning: Warning): string | undefined {
+  const { file, message } = warning;
+  const skippedAt = message.indexOf(SKIPPED);
+  if (!message.startsWith(`${file} is `) || skippedAt < 0) return undefined;
+  if (message !== symlinkMessage(file) && !message.endsWith(`${SKIPPED} ${SPECIAL_FIX}`)) return undefined;
+  return message.slice(0, skippedAt);
 }
 
 /** The entries of a folder under `requests/` (none when it is missing; a warning when unreadable). */

@@ -12,15 +12,16 @@
 import { promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { commandArg } from '../support/terminal-text.js';
-import { isYamlFile, isYmlFile, MAX_TREE_DEPTH } from './tree.js';
+import { isYamlFile, isYmlFile, MAX_TREE_DEPTH, specialFileWords } from './tree.js';
 import type { Warning } from './types.js';
 
 const ITEM_WORDS: Record<string, string> = { environments: 'environments', servers: 'servers', loadtests: 'load tests' };
 
 /**
  * The warning for the subfolder `name` of `dir` (`environments`, `servers`, `loadtests`) when
- * something in it, at any depth, looks like an item (`.yaml` or `.yml`); undefined otherwise.
- * Links and dot-names are not entered (2.1.7), as anywhere in the workspace.
+ * something in it, at any depth, looks like an item (`.yaml` or `.yml`, a pipe so named too: as
+ * directly in the folder, it is said whatever it is); undefined otherwise. Links and dot-names are
+ * not entered (2.1.7), as anywhere in the workspace.
  */
 export async function subfolderWarning(root: string, dir: string, name: string): Promise<Warning | undefined> {
   const found = await firstItemLike(path.join(root, dir, name), name, 1, { folders: MAX_FOLDERS_LOOKED_AT });
@@ -64,8 +65,12 @@ async function firstItemLike(absolute: string, relative: string, depth: number, 
   // In name order, so the file named is the same on every computer.
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (entry.name.startsWith('.')) continue;
-    if (entry.isFile() && (isYamlFile(entry.name) || isYmlFile(entry.name))) return `${relative}/${entry.name}`;
-    if (entry.isDirectory()) folders.push(entry.name);
+    if (entry.isDirectory()) {
+      folders.push(entry.name);
+    } else if (!entry.isSymbolicLink() && (isYamlFile(entry.name) || isYmlFile(entry.name))) {
+      // A pipe, socket or device named so counts too (never opened): meant as an item, it is not read either.
+      return `${relative}/${entry.name}${entry.isFile() ? '' : ` (${specialFileWords(entry)})`}`;
+    }
   }
   if (depth >= MAX_TREE_DEPTH) return undefined;
   for (const folder of folders) {

@@ -161,6 +161,111 @@ describe('named pipes, sockets and devices in the workspace', () => {
     expect(received).toBe(0);
   });
 
+  it('requests/, environments/, servers/ and loadtests/ that are themselves a pipe or a socket say what they are, never listed; a run, a named path, -e and ferry serve say it', async () => {
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: pipe-folders\nname: Pipe folders\n');
+    for (const folder of ['requests', 'environments', 'loadtests']) mkfifo(path.join(root, folder));
+    await socketFile(path.join(root, 'servers'));
+    const notFolder = (folder: string, what: string) => `${folder}/ cannot be read (it is ${what}, not a folder)`;
+    const expected = [
+      `${notFolder('environments', 'a named pipe')}. Replace it with a folder.`,
+      `${notFolder('loadtests', 'a named pipe')}. Replace it with a folder.`,
+      `${notFolder('requests', 'a named pipe')}; its requests were not read. Replace it with a folder.`,
+      `${notFolder('servers', 'a socket')}. Replace it with a folder.`,
+    ];
+    const whole = await openWorkspace(root);
+    // Before, each said "it is a file, not a folder".
+    expect(whole.warnings.map(formatWarning)).toEqual(expected);
+    expect(whole.warnings.map((w) => w.file)).toEqual(['environments', 'loadtests', 'requests', 'servers']);
+    const listing = await openWorkspace(root, { listing: true, listingCache: { dir: await tempDir(), version: 'test' } });
+    expect(listing.warnings).toEqual(whole.warnings);
+    // A run of one path reads the whole tree then, which says why there is none.
+    const part = await openWorkspace(root, { requests: ['Get.yaml'] });
+    expect(part.part).toBeUndefined();
+    expect(part.warnings).toEqual(whole.warnings);
+
+    const env = { FERRY_DATA_DIR: await tempDir() };
+    const all = ferryProcess(['-w', root, 'run'], env, 20_000);
+    expect(await all.done).toBe(2);
+    expect(all.output.stderr).toBe(`ferry: ${expected[2]} Nothing was run.\n`);
+    // Before: `No request or folder "Get.yaml" under requests/.`
+    const named = ferryProcess(['-w', root, 'run', 'Get.yaml'], env, 20_000);
+    expect(await named.done).toBe(2);
+    expect(named.output.stderr).toBe(`ferry: ${expected[2]}\n`);
+    // Before: `This workspace has no environments (environments/*.yaml).`
+    const staging = ferryProcess(['-w', root, 'run', '-e', 'staging'], env, 20_000);
+    expect(await staging.done).toBe(2);
+    expect(staging.output.stderr).toBe(`ferry: No environment "staging". ${expected[0]}\n`);
+    // Before: `This workspace has no servers to start (add one under servers/).`
+    const serve = ferryProcess(['-w', root, 'serve'], env, 20_000);
+    expect(await serve.done).toBe(1);
+    expect(serve.output.stderr).toBe(`ferry: No server to start: ${expected[3]}\n`);
+  }, 60_000);
+
+  it('ferry import with specs/ or requests/ a pipe refuses, saying what it is, and writes nothing; with a folder there it imports', async () => {
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: pipe-import\nname: Pipe import\n');
+    await fs.mkdir(path.join(root, 'requests'));
+    mkfifo(path.join(root, 'specs'));
+    const document = path.join(await tempDir(), 'pets.json');
+    await fs.writeFile(document, JSON.stringify({ openapi: '3.0.3', info: { title: 'Pets', version: '1' }, servers: [{ url: 'http://127.0.0.1:9' }], paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } } }));
+    const env = { FERRY_DATA_DIR: await tempDir() };
+    const refused = ferryProcess(['-w', root, 'import', document], env, 30_000);
+    expect(await refused.done).toBe(2);
+    // Before: "Could not create the folder …/specs/.ferry-import-…: a part of the path is a file, not a folder (ENOTDIR)."
+    expect(refused.output.stderr).toBe('ferry: Cannot import: specs/ cannot be written to (it is a named pipe, not a folder); nothing was written. Replace it with a folder, then import again.\n');
+    expect(await fs.readdir(path.join(root, 'requests'))).toEqual([]);
+
+    await fs.rm(path.join(root, 'specs'));
+    await fs.rm(path.join(root, 'requests'), { recursive: true });
+    mkfifo(path.join(root, 'requests'));
+    const intoPipe = ferryProcess(['-w', root, 'import', document], env, 30_000);
+    expect(await intoPipe.done).toBe(2);
+    expect(intoPipe.output.stderr).toBe('ferry: Cannot import: requests/ cannot be written to (it is a named pipe, not a folder); nothing was written. Replace it with a folder, then import again.\n');
+    expect(await fs.readdir(root)).toEqual(expect.not.arrayContaining(['specs']));
+
+    await fs.rm(path.join(root, 'requests'));
+    await fs.mkdir(path.join(root, 'requests'));
+    const imported = ferryProcess(['-w', root, 'import', document], env, 30_000);
+    expect(await imported.done, imported.output.stderr).toBe(0);
+    expect(await fs.readdir(path.join(root, 'specs'))).toEqual(['Pets.json']);
+  }, 90_000);
+
+  it('a subfolder of environments/, servers/ or loadtests/ holding only a pipe or socket named as an item is said, as one holding the file would be', async () => {
+    const root = await tempDir();
+    await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nid: pipe-subfolders\nname: Pipe subfolders\n');
+    for (const folder of ['environments/prod', 'servers/sub', 'loadtests/deep/er', 'loadtests/data']) await fs.mkdir(path.join(root, folder), { recursive: true });
+    mkfifo(path.join(root, 'environments/prod/x.yaml'));
+    await socketFile(path.join(root, 'servers/sub/api.yml'));
+    mkfifo(path.join(root, 'loadtests/deep/er/x.YAML'));
+    // Data, as a regular users.csv there would be: no warning.
+    mkfifo(path.join(root, 'loadtests/data/users.csv'));
+    const subfolder = (dir: string, name: string, items: string, holds: string) =>
+      `${dir}/${name}/ is not read: Ferry reads ${items} from the .yaml files directly in ${dir}/ (the file name is the id), not from its subfolders, and this one holds ${holds}. Move the files up into ${dir}/, or start the folder's name with a dot if it is not meant for Ferry.`;
+    const ws = await openWorkspace(root);
+    // Before, none of the three was said: the look counted regular files only.
+    expect(ws.warnings.map(formatWarning)).toEqual([
+      subfolder('environments', 'prod', 'environments', 'prod/x.yaml (a named pipe)'),
+      subfolder('loadtests', 'deep', 'load tests', 'deep/er/x.YAML (a named pipe)'),
+      subfolder('servers', 'sub', 'servers', 'sub/api.yml (a socket)'),
+    ]);
+    const listing = await openWorkspace(root, { listing: true });
+    expect(listing.warnings).toEqual(ws.warnings);
+  });
+
+  it('ferry serve ID naming a pipe says to put a regular file in its place; ferry load ID naming one says it cannot be used, as -e does (above)', async () => {
+    const root = await workspaceWithPipes();
+    mkfifo(path.join(root, 'loadtests', 'soak.yaml'));
+    const env = { FERRY_DATA_DIR: await tempDir() };
+    const serve = ferryProcess(['-w', root, 'serve', 'mock'], env, 20_000);
+    expect(await serve.done).toBe(1);
+    // Before: "… Put a regular file in its place, or remove it. — fix the file to start this server."
+    expect(serve.output.stderr).toBe('ferry: server mock did not start: servers/mock.yaml is a named pipe, not a regular file; Ferry reads regular files only. Put a regular file in its place to start this server.\nferry: No server could start.\n');
+    const load = ferryProcess(['-w', root, 'load', 'soak'], env, 20_000);
+    expect(await load.done).toBe(2);
+    expect(load.output.stderr).toBe(`ferry: Load test "soak" cannot be used: ${skipped('loadtests/soak.yaml')}\n`);
+  }, 60_000);
+
   it("the app's API lists them (the workspace's warnings, the servers and load tests panels), a new server's port read past the pipe, and one made while it runs", async () => {
     const root = await workspaceWithPipes();
     process.env.FERRY_DATA_DIR = await tempDir();
