@@ -1,13 +1,14 @@
 /**
  * Resources (read-only): the workspace's files, as `ferry://workspace/<path>`, and the report of
  * the last run, as `ferry://run/last`. Files are read as the workspace reads them: dot files are
- * left out, symbolic links never followed, nothing outside the folder.
+ * left out, symbolic links never followed, regular files only (a pipe is never opened), nothing
+ * outside the folder.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
-import { checkNoSymlinks, isInside } from '../workspace/index.js';
+import { FileTooLargeError, isLinkError, NotRegularFileError, readFileNoFollow } from '../support/read-no-follow.js';
+import { checkNoSymlinks, isInside, notRegularFile, specialFileWords } from '../workspace/index.js';
 import { AgentError } from './errors.js';
 import { LIMITS } from './limits.js';
 import { maskDeep, maskText } from '../variables/workspace-mask.js';
@@ -72,14 +73,29 @@ export function registerResources(server: McpServer, state: AgentState): void {
       if (!isInside(ws.root, absolute)) throw new AgentError(`${relative} lies outside the workspace folder.`);
       const linked = await checkNoSymlinks(ws.root, relative);
       if (linked) throw new AgentError(`Cannot read ${relative}: ${linked}.`);
+      const missing = () => new AgentError(`There is no file ${relative} in the workspace.`);
+      const folder = () => new AgentError(`${relative} is a folder, not a file; resources/list gives the files.`);
+      const notRegular = (what: string) => new AgentError(`${notRegularFile(relative, what)}, so it cannot be read here. resources/list gives the files.`);
+      // What is there, from lstat: a pipe, socket or device is said and never opened. The read
+      // below checks again (O_NOFOLLOW, a regular file only), for one swapped in meanwhile.
+      const stat = await fs.lstat(absolute).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+        throw error;
+      });
+      if (!stat) throw missing();
+      if (stat.isDirectory()) throw folder();
+      if (!stat.isFile() && !stat.isSymbolicLink()) throw notRegular(specialFileWords(stat));
       let text: string;
       try {
         text = await readFileNoFollow(absolute, 'utf8', LIMITS.resourceBytes);
       } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
         if (error instanceof FileTooLargeError) throw new AgentError(`${relative} is larger than ${LIMITS.resourceBytes} bytes; read it from the disk instead.`);
         if (isLinkError(error)) throw new AgentError(`${relative} is a symbolic link, and Ferry never follows links.`);
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new AgentError(`There is no file ${relative} in the workspace.`);
-        if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new AgentError(`${relative} is a folder, not a file; resources/list gives the files.`);
+        if (code === 'ENOENT' || code === 'ENOTDIR') throw missing();
+        if (code === 'EISDIR') throw folder();
+        // Swapped in after the look above (a socket fails to open with ENXIO).
+        if (error instanceof NotRegularFileError || code === 'ENXIO') throw notRegular('a named pipe, a socket or a device');
         throw error;
       }
       const mask = await state.mask(ws);

@@ -112,7 +112,7 @@ const SKIPPED = ', so it was skipped.';
 const SPECIAL_FIX = 'Put a regular file in its place, or remove it.';
 
 /** `label is a named pipe, not a regular file; Ferry reads regular files only`: the start of every message about one (`what`: `specialFileWords`). */
-function notRegularFile(label: string, what: string): string {
+export function notRegularFile(label: string, what: string): string {
   return `${label} is ${what}, not a regular file; Ferry reads regular files only`;
 }
 
