@@ -3,6 +3,7 @@
  * as a cURL command), export a request as code, and the environments. The same importers and
  * exporter as `ferry import`, `ferry export` and the app.
  */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
@@ -10,7 +11,7 @@ import { listTargets } from '../codegen/index.js';
 import { exportSavedRequest } from '../codegen/export-saved.js';
 import { commitImport, convert, convertInput, MAX_IMPORT_BYTES, type ImportResult } from '../importers/index.js';
 import { withUrlNetwork } from '../runner/url-network.js';
-import { checkNewDisplayName, checkNoSymlinks, findFolder, isInside, walkFolders } from '../workspace/index.js';
+import { checkNewDisplayName, checkNoSymlinks, findFolder, isInside, notRegularFile, specialFileWords, walkFolders } from '../workspace/index.js';
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
 import { addPreparedCredentials } from './mask.js';
@@ -27,6 +28,9 @@ async function fileInside(root: string, given: string): Promise<string> {
   }
   const linked = await checkNoSymlinks(root, path.relative(root, absolute));
   if (linked) throw new AgentError(`Cannot import ${given}: ${linked}.`);
+  // Said in the workspace's words, not the importer's (which names this computer's path); a pipe is never opened.
+  const stat = await fs.lstat(absolute).catch(() => undefined);
+  if (stat && !stat.isFile() && !stat.isDirectory()) throw new AgentError(`Cannot import ${given}: ${notRegularFile(given, specialFileWords(stat))}.`);
   return absolute;
 }
 

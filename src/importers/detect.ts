@@ -9,6 +9,7 @@ import { isYamlSyntaxError, MAX_YAML_ALIASES, parseDocumentText } from '../opena
 import { ImportError, type ImportSource } from './types.js';
 import { sizeOverLimit } from '../support/human-units.js';
 import { notUtf8Name } from '../support/system-error.js';
+import { notRegularFile, specialFileWords } from '../workspace/tree.js';
 
 /** Spec 8.1: import file or download size. */
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
@@ -75,7 +76,8 @@ export async function readImportFile(file: string, action: InputAction = 'import
     throw new ImportError(code === 'ENOENT' ? (withStdinHint(notUtf8Name(file)) ?? `The file ${file} does not exist.`) : `Cannot read ${file}: ${(error as Error).message}`);
   }
   if (stat.isSymbolicLink()) throw new ImportError(`${file} is a symbolic link; links are never followed. Import the file it points to.`);
-  if (!stat.isFile()) throw new ImportError(`${file} is not a file.`);
+  // A pipe is never opened (that waits for a writer): said as what it is, as the workspace says one.
+  if (!stat.isFile()) throw new ImportError(stat.isDirectory() ? `${file} is a folder, not a file; give the file to import.` : `${notRegularFile(file, specialFileWords(stat))}; give a regular file to import.`);
   if (stat.size > MAX_IMPORT_BYTES) throw tooLarge(`The file ${file}`, stat.size, action);
   const handle = await fs.open(file, 'r');
   try {

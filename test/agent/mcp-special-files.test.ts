@@ -9,17 +9,20 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../support/temp.js';
 
 const repo = path.join(import.meta.dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'ferry.js');
 
 let root = '';
 let outside = '';
+let dataDir = '';
+/** Made once for the file's tests (test/support's tempDir is removed after each test). */
+const tempDir = () => fs.mkdtemp(path.join(os.tmpdir(), 'ferry-agent-pipes-'));
 let client: Client;
 let socket: net.Server | undefined;
 
@@ -42,7 +45,7 @@ beforeAll(async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, 'mcp', '-w', root],
-    env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: await tempDir() },
+    env: { ...getDefaultEnvironment(), FERRY_DATA_DIR: (dataDir = await tempDir()) },
     stderr: 'pipe',
   });
   client = new Client({ name: 'ferry-test', version: '1.0.0' });
@@ -52,6 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await new Promise<void>((resolve) => (socket ? socket.close(() => resolve()) : resolve()));
+  for (const dir of [root, outside, dataDir]) if (dir) await fs.rm(dir, { recursive: true, force: true });
 });
 
 /** The error a resources/read of `relative` answers (it must answer one, within the request's timeout). */
@@ -84,4 +88,15 @@ describe('ferry mcp: workspace files that are no regular file', () => {
     const good = await client.readResource({ uri: 'ferry://workspace/requests/Good.yaml' }, { timeout: 10_000 });
     expect((good.contents[0] as { text: string }).text).toBe('name: Good\nurl: http://127.0.0.1:9/\n');
   }, 60_000);
+
+  it('the import tool given a pipe or a socket says what it is, in workspace paths, and imports nothing', async () => {
+    for (const [file, what] of [['specs/api.json', 'a named pipe'], ['requests/api.sock', 'a socket']]) {
+      const result = await client.callTool({ name: 'import', arguments: { path: file } }, undefined, { timeout: 10_000 });
+      const text = (result.content as Array<{ text: string }>).map((c) => c.text).join('\n');
+      expect(result.isError, text).toBe(true);
+      // Before: "<this computer's path>/specs/api.json is not a file."
+      expect(text).toBe(`Cannot import ${file}: ${file} is ${what}, not a regular file; Ferry reads regular files only.`);
+    }
+    expect((await fs.readdir(path.join(root, 'requests'))).sort()).toEqual(['Elsewhere', 'Good.yaml', 'Linked.yaml', 'Pipe.yaml', 'Sub', 'api.sock']);
+  });
 });

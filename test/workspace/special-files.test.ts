@@ -229,6 +229,13 @@ describe('named pipes, sockets and devices in the workspace', () => {
     const imported = ferryProcess(['-w', root, 'import', document], env, 30_000);
     expect(await imported.done, imported.output.stderr).toBe(0);
     expect(await fs.readdir(path.join(root, 'specs'))).toEqual(['Pets.json']);
+
+    // The file to import a pipe: never opened (before: "… is not a file.").
+    const pipe = path.join(await tempDir(), 'collection.json');
+    mkfifo(pipe);
+    const fromPipe = ferryProcess(['-w', root, 'import', pipe], env, 30_000);
+    expect(await fromPipe.done).toBe(2);
+    expect(fromPipe.output.stderr).toBe(`ferry: ${pipe} is a named pipe, not a regular file; Ferry reads regular files only; give a regular file to import.\n`);
   }, 90_000);
 
   it('a subfolder of environments/, servers/ or loadtests/ holding only a pipe or socket named as an item is said, as one holding the file would be', async () => {
