@@ -232,6 +232,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     await page.keyboard.press('Escape');
     await expect.poll(() => variables.count()).toBe(0);
 
+    // A refusal in the environment dialogs is an alert, as in the other editors: a screen reader says it.
+    await page.getByRole('button', { name: 'New environment' }).click();
+    const added = page.getByRole('dialog', { name: 'New environment' });
+    await added.getByLabel('New environment name').fill('Local');
+    await added.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => added.getByRole('alert').textContent()).toBe('An environment named "Local" exists already (environments/local.yaml); give another name.');
+    await added.getByLabel('New environment name').fill('');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => added.count()).toBe(0);
+
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     const importer = page.getByRole('dialog', { name: 'Import' });
     const from = importer.getByRole('group', { name: 'Import from' });

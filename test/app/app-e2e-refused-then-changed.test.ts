@@ -91,7 +91,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a save refused fo
     await dialog.getByLabel('Variable 2', { exact: true }).fill('who');
     await dialog.getByLabel('Value 2', { exact: true }).fill('twice');
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-    const refusal = dialog.locator('p.error');
+    const refusal = dialog.getByRole('alert').filter({ hasText: 'is also the key of' });
     await expect.poll(() => refusal.textContent()).toContain('"who" is also the key of variables[0], and both are enabled');
     const from = log.mark();
     await fs.writeFile(file('environments/local.yaml'), 'name: Local\nvariables:\n  - key: who\n    value: from git\n');

@@ -156,7 +156,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       </table>
       {id === undefined && <p className="muted">Workspace variables apply in every environment; an environment's variable of the same name wins.</p>}
       <p className="muted">Secret values are kept encrypted on this computer (as <code>ferry secret set</code> does), never in the workspace files.</p>
-      {error && <p className="error">{error}</p>}
+      {error && <p className="error" role="alert">{error}</p>}
       {savedNote && !error && <p className="ok" role="status">{savedNote}</p>}
       {conflict && (
         <ConflictBar
@@ -205,7 +205,7 @@ export function NewEnvironmentDialog({ environments, onClose, onCreated }: { env
         </select>
       </label>
       <p className="muted">The file is environments/NAME.yaml. A copy gets the other's variables, and its secret values on this computer.</p>
-      {error && <p className="error">{error}</p>}
+      {error && <p className="error" role="alert">{error}</p>}
       <footer><button onClick={close}>Cancel</button><button className="primary" onClick={() => void create()}>Create</button></footer>
     </Modal>
   );
