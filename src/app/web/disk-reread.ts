@@ -4,7 +4,7 @@
  * disk's version, with edits it keeps them and offers the disk's (the conflict bar). One rule for
  * the app's editors that hold a file (server, load test, variables, folder and workspace settings;
  * Application settings, whose `diskChanges` counts changes of this computer's settings file);
- * for the editors that give `failed`, the read made when they open is one of these reads too.
+ * the read made when one opens is one of these reads too (each gives `failed`).
  */
 import { useEffect, useRef } from 'react';
 import { useLatest } from './latest.js';
@@ -12,9 +12,9 @@ import type { SavesSeen } from './save-answer.js';
 
 export interface DiskReread<T> {
   /**
-   * The open file's key (its id, its URL), or undefined while it must not be read (nothing loaded
-   * yet, for an editor that reads its file first itself). A read whose key is no longer the open
-   * one when it comes back (another file opened, a rename) is dropped.
+   * The open file's key (its id, its URL), or undefined while no file is open (the load-test
+   * panel with none picked): nothing is read. A read whose key is no longer the open one when it
+   * comes back (another file opened, a rename) is dropped.
    */
   openKey(): string | undefined;
   read(): Promise<T>;
