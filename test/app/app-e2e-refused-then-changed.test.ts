@@ -177,4 +177,32 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a save refused fo
     await expect.poll(() => panel.textContent()).not.toContain('unsaved changes');
     expect(await panel.getByRole('alert').count()).toBe(0);
   });
+
+  it('the load-test panel: a refusal for the conflict (409) stands in for the bar\'s words; another error in its place (a result file that does not read) gives them back', async () => {
+    const panel = page.getByRole('region', { name: 'Load tests' });
+    await expect.poll(() => panel.getByLabel('Load test name').inputValue()).toBe('Smoke');
+    const before = await fs.readFile(file('loadtests/smoke.yaml'), 'utf8');
+    await panel.getByLabel('Stage 1 target').fill('5');
+    const from = log.mark();
+    const outside = before.replace(/weight: \d+/, 'weight: 6');
+    await fs.writeFile(file('loadtests/smoke.yaml'), outside);
+    await log.changeTaken('loadtests/smoke.yaml', /\/api\/loadtest\?id=smoke$/, from);
+    const bar = panel.getByRole('group', { name: 'Changed on disk' });
+    const barWords = 'loadtests/smoke.yaml changed on disk while you were editing it.';
+    await expect.poll(() => bar.textContent()).toContain(barWords);
+    await panel.getByRole('button', { name: 'Save', exact: true }).click();
+    const refusal = panel.getByRole('alert').filter({ hasText: 'loadtests/smoke.yaml changed on disk since the app read it; nothing was saved.' });
+    await expect.poll(() => refusal.count()).toBe(1);
+    await expect.poll(() => bar.textContent()).not.toContain(barWords);
+    await panel.getByLabel('Open result file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
+    await expect.poll(() => panel.getByRole('alert').filter({ hasText: 'notes.json: is not a Ferry load result' }).count()).toBe(1);
+    // The 409's words are gone from the screen: the bar says why it is there again.
+    await expect.poll(() => bar.textContent()).toContain(barWords);
+    expect(await refusal.count()).toBe(0);
+    expect(await panel.getByLabel('Stage 1 target').inputValue()).toBe('5');
+    await bar.getByRole('button', { name: "Take the file's version" }).click();
+    await expect.poll(() => bar.count()).toBe(0);
+    await expect.poll(() => panel.getByLabel('Target 1 weight').inputValue()).toBe('6');
+    expect(await fs.readFile(file('loadtests/smoke.yaml'), 'utf8')).toBe(outside);
+  });
 });

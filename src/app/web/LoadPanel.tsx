@@ -46,11 +46,16 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
   const [selected, setSelected] = useState<string | null>(null);
   const [saved, setSaved] = useState<LoadTestFile | null>(null);
   const [draft, setDraft] = useState<LoadTestFile | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  /**
+   * The error on screen; `forConflict` when it is the save's refusal for the conflict (409): it says
+   * why, so the bar says nothing of its own. One state, so any other error put in its place (a list
+   * that did not read, a run that did not start) gives the bar its words back.
+   */
+  const [shownError, setShownError] = useState<{ message: string; forConflict: boolean } | null>(null);
+  const error = shownError?.message ?? null;
+  const setError = useCallback((message: string | null) => setShownError(message === null ? null : { message, forConflict: false }), []);
   /** The file's version after a save was refused (changed on disk since it was read): taken, or saved over. */
   const [conflict, setConflict] = useState<LoadTestFile | null>(null);
-  /** The error on screen is the save's refusal for this conflict (409): it says why, so the bar says nothing of its own. */
-  const [refusedForConflict, setRefusedForConflict] = useState(false);
   const [run, setRun] = useState<RunState | null>(null);
   const [history, setHistory] = useState<LoadHistoryEntry[]>([]);
   const [picked, setPicked] = useState<string[]>([]);
@@ -104,7 +109,6 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     setDraft(null);
     setError(null);
     setConflict(null);
-    setRefusedForConflict(false);
     setShown(null);
     setPicked([]);
     void loadHistory(id);
@@ -159,7 +163,6 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     if (!selected || !draft) return false;
     setError(null);
     setConflict(null);
-    setRefusedForConflict(false);
     try {
       const answer = await sendSave<{ id: string; loadTest: LoadTestFile }>(
         // After a save it follows: that answer's file (its id, after a rename) is the one written over.
@@ -183,8 +186,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
     } catch (e) {
       const file = e instanceof ApiFailure ? (e.body as { loadTest?: LoadTestFile } | undefined)?.loadTest : undefined;
       if (file) setConflict(file);
-      setRefusedForConflict(file !== undefined);
-      setError((e as Error).message);
+      setShownError({ message: (e as Error).message, forConflict: file !== undefined });
       return false;
     }
   };
@@ -312,7 +314,7 @@ export function LoadPanel({ onClose, hidden = false, diskChanges = 0 }: { onClos
           {conflict && (
             <ConflictBar
               file={conflict}
-              message={error && refusedForConflict ? undefined : `loadtests/${selected}.yaml changed on disk while you were editing it.`}
+              message={shownError?.forConflict ? undefined : `loadtests/${selected}.yaml changed on disk while you were editing it.`}
               setBase={setSaved}
               show={(file) => { setDraft(file); setError(null); }}
               save={(file) => void save(file)}
