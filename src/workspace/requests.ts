@@ -207,7 +207,20 @@ export async function deleteRequest(root: string, requestPath: string): Promise<
   checkTreePath(requestPath, 'request');
   const problem = await checkNoSymlinks(root, path.join(REQUESTS_DIR, requestPath));
   if (problem) throw new Error(`Cannot delete "${requestPath}": ${problem}.`);
-  await fs.rm(path.join(root, REQUESTS_DIR, requestPath));
+  // unlink, not rm: rm takes a file it may not remove for a folder and says ENOTDIR.
+  await fs.unlink(path.join(root, REQUESTS_DIR, requestPath)).catch((error: NodeJS.ErrnoException) => {
+    throw removeFailure(`${REQUESTS_DIR}/${requestPath}`, `${REQUESTS_DIR}/${path.posix.dirname(requestPath) === '.' ? '' : `${path.posix.dirname(requestPath)}/`}`, error, 'nothing was removed');
+  });
+}
+
+/** Why a delete failed, in words: `what` and the `folder` that refused it (relative to the workspace). */
+function removeFailure(what: string, folder: string, error: NodeJS.ErrnoException, done: string): Error {
+  const why: Record<string, string> = {
+    EACCES: `permission denied: the folder ${folder} does not allow removing what is in it. Make the folder writable, then try again.`,
+    EPERM: `operation not permitted: the folder ${folder} (or what is in it) cannot be changed. Make it writable (chmod u+w; chattr -i for an immutable one), then try again.`,
+    EROFS: 'the file system is read-only.',
+  };
+  return new Error(`Could not delete ${what} (${done}): ${(error.code && why[error.code]) ?? error.message}`);
 }
 
 /** Renames a folder: its display name, and its directory, which moves the subtree. Returns the new path. */
@@ -324,7 +337,12 @@ export async function relocateFolder(root: string, folderPath: string, toParent:
 export async function deleteFolder(root: string, folderPath: string): Promise<void> {
   if (!folderPath) throw new Error('The collection root cannot be deleted.');
   const dir = await folderDir(root, folderPath);
-  await fs.rm(dir, { recursive: true });
+  await fs.rm(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    // What could not be removed (rm says ENOTDIR for a file it may not remove): the folder holding it refused.
+    const stuck = error.path ? path.relative(root, error.path).split(path.sep).join('/') : undefined;
+    const folder = stuck ? `${path.posix.dirname(stuck)}/` : `${REQUESTS_DIR}/${folderPath}/`;
+    throw removeFailure(`${REQUESTS_DIR}/${folderPath}/`, folder, error.code === 'ENOTDIR' ? Object.assign(error, { code: 'EPERM' }) : error, 'part of it may be gone already; the rest is still there');
+  });
 }
 
 export { loadTargetPath } from './tree.js';

@@ -350,6 +350,28 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(await fs.readFile(path.join(folder, 'Good.yaml'), 'utf8')).toBe(good);
   });
 
+  it('a folder that allows no removal: deleting a request or a folder says which folder refused and what to do, not ENOTDIR', async (ctx) => {
+    const { deleteFolder, deleteRequest } = await import('../../src/workspace/index.js');
+    const root = await workspace({ 'requests/Shelf/_folder.yaml': 'name: Shelf\n', 'requests/Shelf/Loose.yaml': good, 'requests/Shelf/Box/Kept.yaml': good });
+    const box = path.join(root, 'requests', 'Shelf', 'Box');
+    // root ignores permission bits; an immutable folder (chattr +i) refuses removals even to root.
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) {
+      if (spawnSync('chattr', ['+i', box]).status !== 0) ctx.skip();
+    } else await fs.chmod(box, 0o555);
+    const reason = asRoot
+      ? 'operation not permitted: the folder requests/Shelf/Box/ (or what is in it) cannot be changed. Make it writable (chmod u+w; chattr -i for an immutable one), then try again.'
+      : 'permission denied: the folder requests/Shelf/Box/ does not allow removing what is in it. Make the folder writable, then try again.';
+    try {
+      await expect(deleteRequest(root, 'Shelf/Box/Kept.yaml')).rejects.toThrow(`Could not delete requests/Shelf/Box/Kept.yaml (nothing was removed): ${reason}`);
+      await expect(deleteFolder(root, 'Shelf')).rejects.toThrow(`Could not delete requests/Shelf/ (part of it may be gone already; the rest is still there): ${reason}`);
+    } finally {
+      if (asRoot) spawnSync('chattr', ['-i', box]);
+      else await fs.chmod(box, 0o755);
+    }
+    expect(await fs.readFile(path.join(box, 'Kept.yaml'), 'utf8')).toBe(good);
+  });
+
   it('a read-only workspace without an id or requests/ still opens, with a warning and a stable id', async () => {
     const root = await tempDir();
     await fs.writeFile(path.join(root, 'ferry.yaml'), 'version: 1\nname: Read-only\n');

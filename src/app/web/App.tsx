@@ -125,7 +125,7 @@ export function App() {
    * is refused as no longer there, which the user knows (they said OK), so it is not said.
    */
   const deletedOpen = useRef<string | null>(null);
-  /** A move or rename of the app's own in flight: a file missing meanwhile is that move, not a deletion. */
+  /** A move, rename or delete of the app's own in flight: a file missing meanwhile is that, not a deletion outside the app. */
   const moving = useRef<Promise<unknown>>(Promise.resolve());
   const sendId = useRef<string | null>(null);
   /** An environment switch in flight: a send waits for it, so it uses the environment picked. */
@@ -598,7 +598,7 @@ export function App() {
     keepLast(next);
   };
 
-  /** A move of the app's own: the file watcher's report of it must not read as the open request deleted. */
+  /** A move or delete of the app's own: the file watcher's report of it must not read as the open request deleted outside the app. */
   const tracked = <T,>(move: Promise<T>): Promise<T> => {
     moving.current = move.catch(() => undefined);
     return move;
@@ -650,12 +650,24 @@ export function App() {
       if (!confirm(item.type === 'folder'
         ? `Delete folder "${shownName(item.name)}" and everything in it? Its directory requests/${shownName(item.path)}/ is removed.`
         : `Delete request "${shownName(item.type === 'request' ? item.name : item.path.split('/').at(-1)!)}"? Its file requests/${shownName(item.path)} is removed.`)) return;
-      // The open request goes with it (itself, or inside the folder): an edit must not write it back.
+      const inIt = (open: string | null): open is string => open !== null && (open === item.path || (item.type === 'folder' && open.startsWith(`${item.path}/`)));
       const open = selectedRef.current;
-      if (open && (open === item.path || (item.type === 'folder' && open.startsWith(`${item.path}/`)))) {
+      // A save of the open request on its way is refused as no longer there, which is not said (the user said OK).
+      if (inIt(open)) deletedOpen.current = open;
+      const deleted = (async () => {
+        try {
+          // Tracked as a move is: the watcher's report of the file gone is this delete, not one made outside the app.
+          await tracked(api.del(`/api/${item.type === 'folder' ? 'folder' : 'request'}?path=${encodeURIComponent(item.path)}`));
+        } catch (e) {
+          // Refused (a folder that allows no removal): the open request stays, its edit with it, saved as usual.
+          if (deletedOpen.current === open) deletedOpen.current = null;
+          setNotice(`Not deleted: ${(e as Error).message}`);
+          return;
+        }
+        if (!inIt(selectedRef.current)) return;
         clearTimeout(saveTimer.current);
         saveTimer.current = undefined;
-        deletedOpen.current = open;
+        deletedOpen.current = selectedRef.current;
         // Now, not at the next render (as an open does). What was said or kept of its edit goes with
         // it: a refused edit's "Not saved" and its question on leaving, a wait for another process's lock.
         selectedRef.current = null;
@@ -669,8 +681,11 @@ export function App() {
         setConflict(conflictRef.current = null);
         setSelected(null);
         setDraft(null);
-      }
-      await api.del(`/api/${item.type === 'folder' ? 'folder' : 'request'}?path=${encodeURIComponent(item.path)}`).catch((e: Error) => setNotice(e.message));
+      })();
+      // The editor stays until the delete has answered; saves asked meanwhile wait for it: deleted,
+      // they find the editor closed and write nothing back; refused, they write the edit.
+      saving.current = saving.current.then(() => deleted);
+      await deleted;
       await loadWorkspace();
     },
     move: async (path, folder, isFolder = false) => {
