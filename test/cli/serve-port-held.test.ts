@@ -83,7 +83,7 @@ describe('ferry serve on a port another ferry serve holds', () => {
     const second = await workspaceWithMock('second', port);
     const app = ferryProcess(['-w', first, 'app', '--no-open'], { FERRY_DATA_DIR: data });
     try {
-      await until(() => /token=\w+/.test(app.output.stdout), 'the app to print its URL');
+      await until(() => /token=[\w-]+/.test(app.output.stdout), 'the app to print its URL');
       const url = new URL(/http:\/\/\S+/.exec(app.output.stdout)![0]);
       const client = new ApiClient(Number(url.port));
       await client.login(url.searchParams.get('token')!);
@@ -168,7 +168,7 @@ describe('every command refused a port that another Ferry holds names it in the 
     const holder = await serving(first, data, port);
     const app = ferryProcess(['-w', second, 'app', '--no-open'], { FERRY_DATA_DIR: data });
     try {
-      await until(() => /token=\w+/.test(app.output.stdout), 'the app to print its URL');
+      await until(() => /token=[\w-]+/.test(app.output.stdout), 'the app to print its URL');
       const url = new URL(/http:\/\/\S+/.exec(app.output.stdout)![0]);
       const client = new ApiClient(Number(url.port));
       await client.login(url.searchParams.get('token')!);
@@ -216,7 +216,7 @@ describe('a port that a server the same process started before holds', () => {
     await fs.copyFile(path.join(ws, 'servers', 'api.yaml'), path.join(ws, 'servers', 'copy.yaml'));
     const app = ferryProcess(['-w', ws, 'app', '--no-open'], { FERRY_DATA_DIR: data });
     try {
-      await until(() => /token=\w+/.test(app.output.stdout), 'the app to print its URL');
+      await until(() => /token=[\w-]+/.test(app.output.stdout), 'the app to print its URL');
       const url = new URL(/http:\/\/\S+/.exec(app.output.stdout)![0]);
       const client = new ApiClient(Number(url.port));
       await client.login(url.searchParams.get('token')!);
