@@ -4,7 +4,7 @@
  * wrapped as `{"collection": …}`), a v1 collection (refused), an environment or globals export,
  * an OpenAPI/Swagger document (JSON or YAML), or a saved cURL command.
  */
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import { isYamlSyntaxError, MAX_YAML_ALIASES, parseDocumentText } from '../openapi-document/index.js';
 import { ImportError, type ImportSource } from './types.js';
 import { sizeOverLimit } from '../support/human-units.js';
@@ -75,12 +75,20 @@ export async function readImportFile(file: string, action: InputAction = 'import
     const code = (error as NodeJS.ErrnoException).code;
     throw new ImportError(code === 'ENOENT' ? (withStdinHint(notUtf8Name(file)) ?? `The file ${file} does not exist.`) : `Cannot read ${file}: ${(error as Error).message}`);
   }
-  if (stat.isSymbolicLink()) throw new ImportError(`${file} is a symbolic link; links are never followed. Import the file it points to.`);
+  const linkRefused = () => new ImportError(`${file} is a symbolic link; links are never followed. Import the file it points to.`);
   // A pipe is never opened (that waits for a writer): said as what it is, as the workspace says one.
-  if (!stat.isFile()) throw new ImportError(stat.isDirectory() ? `${file} is a folder, not a file; give the file to import.` : `${notRegularFile(file, specialFileWords(stat))}; give a regular file to import.`);
+  const notAFile = (what: Stats) => new ImportError(what.isDirectory() ? `${file} is a folder, not a file; give the file to import.` : `${notRegularFile(file, specialFileWords(what))}; give a regular file to import.`);
+  if (stat.isSymbolicLink()) throw linkRefused();
+  if (!stat.isFile()) throw notAFile(stat);
   if (stat.size > MAX_IMPORT_BYTES) throw tooLarge(`The file ${file}`, stat.size, action);
-  const handle = await fs.open(file, 'r');
+  // The same checks on what was opened: a link or pipe put in the file's place since lstat is
+  // neither followed nor waited on (O_NOFOLLOW, O_NONBLOCK).
+  const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'ELOOP' ? linkRefused() : new ImportError(`Cannot read ${file}: ${error.message}`);
+  });
   try {
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw notAFile(opened);
     // Read at most one byte past the limit, in case the file grew since stat.
     const buffer = Buffer.alloc(Math.min(stat.size, MAX_IMPORT_BYTES) + 1);
     let length = 0;

@@ -9,6 +9,7 @@ import { commitImport, convert, convertInput, ImportError, readImportFile } from
 import { curlToRequest } from '../../src/importers/curl/index.js';
 import { initWorkspace, openWorkspace } from '../../src/workspace/index.js';
 import { folderSnapshot } from '../support/temp.js';
+import { readWithLinkSwappedAtOpen } from '../support/link-swap.js';
 
 let tmp: string;
 let root: string;
@@ -93,6 +94,16 @@ describe('bad inputs', () => {
     const before = await snapshot();
     await expect(convertInput(big).then((r) => commitImport({ root, id }, r))).rejects.toThrow(ImportError);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('a link put in the file\'s place after it was checked is not followed: refused with the link\'s words, the file it points to unread', async () => {
+    const file = path.join(tmp, 'swapped.json');
+    const outside = path.join(tmp, 'outside.json');
+    await fs.writeFile(file, '{"info": {"name": "mine"}}');
+    await fs.writeFile(outside, '{"info": {"name": "not yours"}}');
+    const { outcome, swapped } = await readWithLinkSwappedAtOpen(file, outside, () => readImportFile(file));
+    expect(swapped).toBe(1);
+    expect(outcome).toEqual({ error: new ImportError(`${file} is a symbolic link; links are never followed. Import the file it points to.`) });
   });
 
   it('a collection 200 folders deep is refused', async () => {
