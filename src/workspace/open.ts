@@ -10,7 +10,7 @@ import { readTextFile, writeFileAtomic } from './files.js';
 import { checkNewDisplayName } from './names.js';
 import type { ReadOutcomeOf } from './read-resource.js';
 import { secretValueKeys, warnSecretValues } from './secret-values.js';
-import { compareNames, isSymbolicLink, isYamlFile, notAFolder, readRequestTree, REQUESTS_DIR, skippedEntryWarning, stripYaml, symlinkMessage, type TreeReader, ymlWarning } from './tree.js';
+import { compareNames, isSymbolicLink, isYamlFile, notAFolderWarning, readRequestTree, REQUESTS_DIR, skippedEntryWarning, stripYaml, symlinkMessage, type TreeReader, ymlWarning } from './tree.js';
 import { selectRequests, SelectError } from './select.js';
 import { readRequestTreePart } from './tree-part.js';
 import { ListingCache, NeedsParsing, type ListingCacheOptions } from './listing-cache.js';
@@ -352,9 +352,9 @@ const bySeqThenName: EntryOrder = (a, b) => seqOf(a.value) - seqOf(b.value) || c
 /** Reads one flat folder of resources (environments, servers, load tests); ids are file names. */
 async function readEntries<T extends { seq?: number }>(root: string, dir: string, kind: ResourceKind, warnings: Warning[], readResource: ReadFile, order: EntryOrder): Promise<Entry<T>[]> {
   // Never listed when no folder: a link is not followed, a pipe not opened.
-  const notFolder = notAFolder(path.join(root, dir));
+  const notFolder = notAFolderWarning(root, dir, { link: symlinkMessage(dir) });
   if (notFolder) {
-    warnings.push({ file: dir, message: notFolder === 'link' ? symlinkMessage(dir) : `${dir}/ cannot be read (${notFolder.reason}). ${notFolder.fix}` });
+    warnings.push(notFolder);
     return [];
   }
   let names: string[];

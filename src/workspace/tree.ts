@@ -53,10 +53,9 @@ export function stripYaml(name: string): string {
  */
 export async function readRequestTree<R extends RequestSummary>(root: string, warnings: Warning[], read: TreeReader<R>): Promise<FolderNode<R>> {
   // Entries below are checked as they are listed; `requests/` itself must be a folder too (not a link, nor a pipe).
-  const notFolder = notAFolder(path.join(root, REQUESTS_DIR));
+  const notFolder = notAFolderWarning(root, REQUESTS_DIR, { link: REQUESTS_LINK_MESSAGE, unread: '; its requests were not read' });
   if (notFolder) {
-    const message = notFolder === 'link' ? REQUESTS_LINK_MESSAGE : `${REQUESTS_DIR}/ ${CANNOT_BE_READ} (${notFolder.reason}); its requests were not read. ${notFolder.fix}`;
-    warnings.push({ file: REQUESTS_DIR, message });
+    warnings.push(notFolder);
     return { type: 'folder', path: '', name: '', settings: { ...read.folderDefaults }, children: [] };
   }
   return readFolder(root, '', 0, warnings, read);
@@ -78,6 +77,17 @@ export function notAFolder(absolute: string): 'link' | { reason: string; fix: st
   if (stat.isDirectory()) return undefined;
   if (stat.isFile()) return { reason: 'it is a file, not a folder', fix: 'Make it a folder.' };
   return { reason: `it is ${specialFileWords(stat)}, not a folder`, fix: 'Replace it with a folder.' };
+}
+
+/**
+ * The warning of one of the workspace's folders (`dir`: `requests`, `environments`, …) that is no
+ * folder (`notAFolder`), or undefined: `words.link` for a link, else what it is and what to do,
+ * with `words.unread` (what was therefore not read) after the reason.
+ */
+export function notAFolderWarning(root: string, dir: string, words: { link: string; unread?: string }): Warning | undefined {
+  const notFolder = notAFolder(path.join(root, dir));
+  if (!notFolder) return undefined;
+  return { file: dir, message: notFolder === 'link' ? words.link : `${dir}/ ${CANNOT_BE_READ} (${notFolder.reason})${words.unread ?? ''}. ${notFolder.fix}` };
 }
 
 /** `requests/` itself a link: nothing of the tree is read, so say what to do. */
