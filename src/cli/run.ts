@@ -32,8 +32,6 @@ import { fromShellPaths, openWorkspaceFor, type CliContext } from './context.js'
 import { checkEnvOption } from './env-option.js';
 import { CliError, EXIT, onCtrlC } from './exit-codes.js';
 import { MAX_TIMER_MS } from '../model/constants.js';
-import { failureLine, noAutoStartServer } from './server-failure.js';
-import { escapedOutput } from './output.js';
 import { examples } from './examples.js';
 import { preferQuickStart } from '../scripts/host/quick-start.js';
 import { startCompilingQuickJS } from '../scripts/host/wasm-module.js';
@@ -137,7 +135,7 @@ export function registerRun(program: Command, ctx: CliContext): void {
     .option('--out-html <file>', 'write the HTML report (one self-contained page) to FILE (implies -r html)')
     .option('-v, --verbose', "print each response's status line, headers and body (bodies cut at 16 KB)")
     .option('--report-bodies', "keep each response's headers and body (up to 64 KB) in the JSON and HTML reports")
-    .option('--start-servers', "start the workspace's servers marked autoStart before the run, stop them after")
+    .option('--start-servers', "start the workspace's servers marked autoStart before the run (one that cannot start: nothing is sent, exit 2), stop them after")
     .action(async (paths: string[], flags: RunFlags & { envVar?: string[] }, command: Command) => {
       // Ctrl-C, or SIGTERM (how CI cancels a job or ends one past its time limit, and `docker stop`
       // or `timeout` end a process): the request in flight is cancelled and the run ends with its
@@ -223,7 +221,8 @@ async function runCommand(paths: string[], flags: RunFlags & { envVar?: string[]
       throw selectionFailure(error, ws, options.bail, paths);
     }
     // A Ctrl-C already pressed: no server is started only to be stopped again.
-    if (!interrupt.signal.aborted) servers = await startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
+    // Loaded only when asked for, as the servers themselves: a run without the flag reads neither.
+    if (!interrupt.signal.aborted) servers = await (await import('./run-servers.js')).startAutoServers(ws, options.env, options.vars, options.allowFilesOutside, ctx);
   }
   const items = selectedItems(ws, paths);
   if (items.length * (options.iterations ?? Math.max(rows?.length ?? 0, 1)) <= QUICK_START_SENDS) preferQuickStart();
@@ -427,41 +426,6 @@ function sinkFor(file: string | undefined, name: ReporterName, ctx: CliContext):
       partial = '';
     },
   };
-}
-
-async function startAutoServers(
-  ws: Awaited<ReturnType<typeof openWorkspaceFor>>,
-  environment: string | undefined,
-  vars: Map<string, string>,
-  allowFilesOutside: boolean,
-  ctx: CliContext,
-): Promise<{ stop(): Promise<void> }> {
-  const { startWorkspaceServers, ServerError } = await import('../servers/index.js');
-  // Recorded in the data folder as this run's, so a `ferry serve` refused their port names it.
-  const { servingAs } = await import('../servers/serving-processes.js');
-  servingAs('ferry run --start-servers');
-  // The servers see the variables the run sees: the same environment (by id or name, else the
-  // active one on this computer), script-set values, --var.
-  let handle;
-  try {
-    handle = await startWorkspaceServers(ws, { autoStartOnly: true, env: environment, vars, allowFilesOutsideWorkspace: allowFilesOutside, watch: false });
-  } catch (error) {
-    if (error instanceof ServerError) throw new CliError(error.message);
-    throw error;
-  }
-  // Server ids and messages name files a hand edit may give an ESC or U+202E: escaped into a pipe
-  // or a CI log too, as `ferry serve` prints them (docs/servers.md, the traffic log).
-  const err = escapedOutput(ctx.output).err;
-  for (const failure of handle.failures) err(failureLine(failure));
-  for (const server of handle.servers) {
-    err(`Started server ${server.id} at ${server.clientUrl}`);
-    const exposed = handle.exposed.find((notice) => notice.server === server.id);
-    if (exposed) err(`ferry: ${exposed.message}`);
-    const fields = handle.unknownFields.find((notice) => notice.server === server.id);
-    if (fields) err(`ferry: ${fields.message}`);
-  }
-  if (handle.servers.length === 0 && handle.failures.length === 0) err(noAutoStartServer(ws));
-  return handle;
 }
 
 /** `-v` feeds the terminal report only (docs/running.md, Verbose): what to ask for when the run prints none. */

@@ -32,6 +32,8 @@ export interface ServingHolder {
   command: ServingCommand;
   workspace: string;
   file: string;
+  /** The server's kind, where the record says one this Ferry knows. */
+  kind?: ServerKind;
 }
 
 function folder(): string {
@@ -125,7 +127,15 @@ export async function servingOn(port: number, kind?: ServerKind): Promise<Servin
     }
     const server = Array.isArray(record.servers) ? record.servers.find((s) => s.port === port && (kind === undefined || !knownKind(s.kind) || portsClash(kind, s.kind))) : undefined;
     // A command this Ferry does not know (a hand-edited file) reads as the one that always recorded.
-    if (server) return { pid: record.pid, command: record.command !== undefined && record.command in STOP ? record.command : 'ferry serve', workspace: server.workspace, file: server.file };
+    if (server) {
+      return {
+        pid: record.pid,
+        command: record.command !== undefined && record.command in STOP ? record.command : 'ferry serve',
+        workspace: server.workspace,
+        file: server.file,
+        ...(knownKind(server.kind) ? { kind: server.kind } : {}),
+      };
+    }
   }
   return undefined;
 }
@@ -205,14 +215,42 @@ const HERE: Record<ServingCommand, (file: string) => string> = {
  * computer holding it named (`takenByFerry`); else `message` as the listener worded it ("another
  * program").
  */
-export async function portRefusal(message: string, server: { file: string; port: number; kind: ServerKind; workspace: string }): Promise<string> {
+export async function portRefusal(message: string, server: RefusedServer): Promise<string> {
+  return (await refusedPort(message, server)).message;
+}
+
+/** A server refused its port: its file, the port it asked for, its kind and its workspace folder. */
+interface RefusedServer {
+  file: string;
+  port: number;
+  kind: ServerKind;
+  workspace: string;
+}
+
+/** `portRefusal`'s message, and the other Ferry process it names, if one holds the port. */
+export async function refusedPort(message: string, server: RefusedServer): Promise<{ message: string; holder?: ServingHolder }> {
   const { file, port, workspace } = server;
-  if (port === 0) return message;
+  if (port === 0) return { message };
   const own = [...live].find((s) => s.port() === port && portsClash(server.kind, s.kind()) && !(s.file === file && path.resolve(s.workspace) === path.resolve(workspace)));
   if (own && command !== undefined) {
     const where = path.resolve(own.workspace) === path.resolve(workspace) ? 'this workspace' : `the workspace ${own.workspace}`;
-    return `${file}: port ${port} is already in use by ${own.file} of ${where}, ${HERE[command](file)}`;
+    return { message: `${file}: port ${port} is already in use by ${own.file} of ${where}, ${HERE[command](file)}` };
   }
   const holder = await servingOn(port, server.kind);
-  return holder ? takenByFerry(file, port, holder, workspace) : message;
+  return holder ? { message: takenByFerry(file, port, holder, workspace), holder } : { message };
+}
+
+/**
+ * Whether `holder` already serves `server` and keeps serving it until someone stops it: a `ferry
+ * serve` or `ferry app` of the same workspace, serving the same file as the same kind (both follow
+ * edits of the file). A `ferry run --start-servers` stops its servers when its own run ends, and a
+ * `ferry mcp`'s agent stops them when it likes: neither is to be counted on.
+ */
+export function servesAlready(holder: ServingHolder, server: { file: string; kind: ServerKind; workspace: string }): boolean {
+  return (
+    (holder.command === 'ferry serve' || holder.command === 'ferry app') &&
+    path.resolve(holder.workspace) === path.resolve(server.workspace) &&
+    holder.file === server.file &&
+    (holder.kind === undefined || holder.kind === server.kind)
+  );
 }

@@ -10,7 +10,7 @@ import { entriesHere, formatWarning, SERVERS_DIR, skippedEntryReason, unreadEntr
 import { ServerError } from './errors.js';
 import { portsClash } from './kinds/info.js';
 import { takenBySibling } from './listener.js';
-import { portRefusal } from './serving-processes.js';
+import { refusedPort, type ServingHolder } from './serving-processes.js';
 import { watchPendingServers } from './pending-servers.js';
 import { type ServerEntry, startServer } from './server.js';
 import { TrafficLog } from './traffic.js';
@@ -37,6 +37,8 @@ export interface ServerFailure {
   message: string;
   /** True when no file under `servers/` has this id (a typo on the command line). */
   unknown?: boolean;
+  /** Its port was taken by another Ferry process of this computer: which (`ferry run --start-servers` may use it, `servesAlready`). */
+  heldBy?: ServingHolder;
 }
 
 export interface ServersHandle {
@@ -106,7 +108,7 @@ export async function startServers(workspace: Workspace, options: StartServersOp
   for (const [i, outcome] of outcomes.entries()) {
     if (outcome.status === 'fulfilled') continue;
     const entry = toStart[i]!;
-    failures.push({ id: entry.id, message: await failureMessage(entry, outcome.reason as Error, servers, workspace.root) });
+    failures.push({ id: entry.id, ...(await failureOf(entry, outcome.reason as Error, servers, workspace.root)) });
   }
 
   const files = new Map(workspace.servers.map((entry) => [entry.id, entry.file]));
@@ -174,14 +176,22 @@ export async function startServers(workspace: Workspace, options: StartServersOp
 
 /**
  * Why `entry` did not start, worded for the user: a port another server of the batch holds is
- * named, and so is one this process started before, or another Ferry process holding it.
+ * named, and so is one this process started before, or another Ferry process holding it (`heldBy`).
  */
-async function failureMessage(entry: ServerEntry, error: Error, started: readonly RunningServer[], root: string): Promise<string> {
+async function failureOf(entry: ServerEntry, error: Error, started: readonly RunningServer[], root: string): Promise<{ message: string; heldBy?: ServingHolder }> {
   const inUse = error instanceof ServerError && error.code === 'EADDRINUSE';
   const sibling = inUse ? portSibling(entry.value, started) : undefined;
-  if (sibling) return takenBySibling({ host: entry.value.host, port: entry.value.port, file: entry.file }, `${SERVERS_DIR}/${sibling.id}.yaml`);
-  if (inUse) return portRefusal(error.message, { file: entry.file, port: entry.value.port, kind: entry.value.kind, workspace: root });
-  return error instanceof ServerError ? error.message : `${entry.file}: ${error.message}`;
+  if (sibling) return { message: takenBySibling({ host: entry.value.host, port: entry.value.port, file: entry.file }, `${SERVERS_DIR}/${sibling.id}.yaml`) };
+  if (inUse) {
+    const { message, holder } = await refusedPort(error.message, { file: entry.file, port: entry.value.port, kind: entry.value.kind, workspace: root });
+    return { message, ...(holder ? { heldBy: holder } : {}) };
+  }
+  return { message: error instanceof ServerError ? error.message : `${entry.file}: ${error.message}` };
+}
+
+/** `failureOf`'s message alone (a server started when its file is saved). */
+async function failureMessage(entry: ServerEntry, error: Error, started: readonly RunningServer[], root: string): Promise<string> {
+  return (await failureOf(entry, error, started, root)).message;
 }
 
 async function fileExists(root: string, file: string): Promise<boolean> {

@@ -152,8 +152,8 @@ describe('every command refused a port that another Ferry holds names it in the 
     const holder = await serving(first, data, port);
     try {
       const run = ferryProcess(['-w', second, 'run', '--start-servers'], { FERRY_DATA_DIR: data });
-      await run.done;
-      expect(run.output.stderr).toContain(`ferry: server api did not start: ${heldByServe(port, holder.child.pid!, first)}\n`);
+      expect(await run.done).toBe(2);
+      expect(run.output.stderr).toContain(`ferry: --start-servers: server api did not start, so no request was sent: ${heldByServe(port, holder.child.pid!, first)}\n`);
       expect(run.output.stderr).not.toContain('another program');
     } finally {
       await stopped(holder);

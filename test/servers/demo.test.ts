@@ -52,7 +52,7 @@ describe('examples/demo', () => {
     expect(unknown.stderr).toContain('No environment "prod". Environments here: local.');
   });
 
-  it('--start-servers says why nothing started: no autoStart server, an unreadable file, a taken port', async () => {
+  it('--start-servers says why nothing started: no autoStart server, an unreadable file, a taken port (which stops the run)', async () => {
     await isolatedDataDir();
     const { root, apiPort: port } = await demoCopy();
     const api = path.join(root, 'servers', 'api.yaml');
@@ -70,12 +70,13 @@ describe('examples/demo', () => {
     const broken = await ferry(['-w', root, 'run', 'Health', '--start-servers', ...vars, '-r', 'json']);
     expect(broken.stderr).toContain('servers/api.yaml could not be read (see ferry ls).');
 
-    const blocker = net.createServer((socket) => socket.destroy()); // the run's request ends at once
+    const blocker = net.createServer((socket) => socket.destroy()); // not Ferry, holding the port
     await new Promise<void>((r) => blocker.listen(port, '127.0.0.1', r));
     try {
       await fs.writeFile(api, original);
       const taken = await ferry(['-w', root, 'run', 'Health', '--start-servers', ...vars, '-r', 'json']);
-      expect(taken.stderr).toContain(`ferry: server api did not start: servers/api.yaml: port ${port} on 127.0.0.1 is already in use by another program.`);
+      expect(taken.code).toBe(2);
+      expect(taken.stderr).toContain(`ferry: --start-servers: server api did not start, so no request was sent: servers/api.yaml: port ${port} on 127.0.0.1 is already in use by another program.`);
       expect(taken.stderr).not.toContain('no server started');
     } finally {
       await new Promise((r) => blocker.close(r));
