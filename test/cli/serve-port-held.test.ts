@@ -208,6 +208,26 @@ describe('every command refused a port that another Ferry holds names it in the 
 
 });
 
+describe('a record without its command (written before commands were recorded: only ferry serve wrote one then)', () => {
+  it('names the holder as another ferry serve, as it did', async () => {
+    const data = await isolatedDataDir();
+    const port = await freePort();
+    const first = await workspaceWithMock('first', port);
+    // A real process holding the port, with the record such a Ferry wrote: no command, no start time.
+    const program = spawn(process.execPath, ['-e', `require('net').createServer().listen(${port}, '127.0.0.1', () => console.log('listening'))`]);
+    try {
+      await new Promise<void>((resolve) => program.stdout.once('data', () => resolve()));
+      await fs.mkdir(path.join(data, 'serving'), { recursive: true });
+      await fs.writeFile(path.join(data, 'serving', `${program.pid}.json`), JSON.stringify({ pid: program.pid, servers: [{ file: 'servers/api.yaml', port, workspace: first }] }));
+      const refused = ferryProcess(['-w', await workspaceWithMock('second', port), 'serve'], { FERRY_DATA_DIR: data });
+      expect(await refused.done).toBe(1);
+      expect(refused.output.stderr).toContain(heldByServe(port, program.pid!, first));
+    } finally {
+      program.kill();
+    }
+  }, 60_000);
+});
+
 describe('a port that a server the same process started before holds', () => {
   it("ferry app: a second server's Start on the port of one it runs names that one and the panel's Stop", async () => {
     const data = await isolatedDataDir();
