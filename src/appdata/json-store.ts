@@ -60,6 +60,8 @@ export class JsonStore<T> {
     private readonly empty: () => T,
     private readonly lost: string,
     private readonly mode = 0o600,
+    /** How long an update waits for another process's lock: a test of the refusal gives a short one instead of waiting 13 s. */
+    private readonly waitMs = WAIT_MS,
   ) {}
 
   async read(): Promise<T> {
@@ -175,7 +177,7 @@ export class JsonStore<T> {
     const lockFile = `${this.file}.lock`;
     return holdLockFile(lockFile, {
       folderHolder: `${this.file}.lock-holder`,
-      waitMs: WAIT_MS,
+      waitMs: this.waitMs,
       saving: this.file,
       makeFolder: () => this.makeFolder(),
       notAFolder: () => this.notAFolder(),

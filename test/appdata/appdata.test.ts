@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SETTINGS, lockWorkspace, proxyWithCredentials, readSettings, setSetting, WorkspaceData, workspaceDataDir } from '../../src/appdata/index.js';
+import { DEFAULT_SETTINGS, JsonStore, lockWorkspace, proxyWithCredentials, readSettings, setSetting, WorkspaceData, workspaceDataDir } from '../../src/appdata/index.js';
 import type { AddressInfo } from 'node:net';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
@@ -404,11 +404,16 @@ describe('the data folder', () => {
     await store.updateScriptValues('collection', { c: '3' });
     expect(await store.scriptValues('collection')).toEqual({ a: '1', b: '2', c: '3' });
     expect((await fs.readdir(store.dir)).filter((name) => name.includes('.lock'))).toEqual([]);
-    // One that is fresh and held by a live process (this one's parent) is waited for, then refused in one line.
-    await fs.writeFile(lock, JSON.stringify({ pid: process.ppid, host: (await import('node:os')).hostname() }));
-    const refused = await store.updateScriptValues('collection', { d: '4' }).catch((error: Error) => error);
+    // One that is fresh and held by a live process (this one's parent) is waited for, then refused
+    // in one line, and left as it is. The same store's lock, waiting 300 ms instead of its 13 s.
+    const held = JSON.stringify({ pid: process.ppid, host: (await import('node:os')).hostname() });
+    await fs.writeFile(lock, held);
+    const state = new JsonStore(path.join(store.dir, 'state.json'), () => ({}), 'lost', 0o600, 300);
+    const refused = await state.update(() => {}).catch((error: Error) => error);
     expect(String(refused)).toBe(`WorkspaceBusyError: ${path.join(store.dir, 'state.json')} is being changed by another Ferry process (its lock ${lock} is held). Try again when it is done; if no Ferry is running, remove ${lock}.`);
-  }, 30_000);
+    expect(await fs.readFile(lock, 'utf8')).toBe(held);
+    expect(await store.scriptValues('collection')).toEqual({ a: '1', b: '2', c: '3' });
+  });
 
   it('processes that find a dead holder\'s lock at the same moment: exactly one takes it over, each round, no update lost (file and older folder lock)', async () => {
     const data = await isolatedDataDir();
