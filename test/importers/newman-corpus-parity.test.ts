@@ -188,9 +188,12 @@ function sent(r: ReceivedRequest): Sent {
 /**
  * Logged text: echoed request headers (and the legacy `request.headers`) without the values each
  * client has its own of (User-Agent, Accept-Encoding, Newman's Cache-Control and Postman-Token, the
- * item tag) and `accept` (both send `*\/*`, compared as received above, but each client writes its
- * headers in its own order, `host` among them), wherever they stood in the object (Connection and
- * Content-Length, which both list as sent, are compared); the
+ * item tag), wherever they stood in the object (Connection and Content-Length, which both list as
+ * sent, are compared), and without `accept`: both send the same `*\/*` (compared in what the
+ * servers received, `sent` above), but an echo lists the headers in the order they came, and
+ * Ferry's HTTP client (undici) writes Host and Connection before all others where Newman writes
+ * them after its Accept, so in an echoed object (v20-set-next-request logs postman-echo's answer)
+ * `accept` alone would stand elsewhere (docs/import.md, "What a run sends, compared with Newman"); the
  * legacy `request.id`, which Newman gives as the item's id (made up afresh on each run for a
  * collection without ids) and Ferry as the request's path (scripts.md); the legacy
  * `request.description` of a request whose collection wrote an empty one (`"description": ""`):

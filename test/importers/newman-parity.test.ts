@@ -29,10 +29,22 @@ interface NewmanRun {
 }
 const newman = createRequire(import.meta.url)('newman') as { run(options: Record<string, unknown>): NewmanRun };
 
-interface Seen { item: string; method: string; url: string; headers: string[]; body: string }
+/** `headers`: as sent, in their order; `added`: Accept, Host and Connection (below), sorted. */
+interface Seen { item: string; method: string; url: string; headers: string[]; added: string[]; body: string }
 
-/** Headers each client adds on its own (User-Agent, Newman's Accept and Postman-Token), left out of the comparison. */
-const OWN_HEADERS = /^(host|connection|user-agent|accept|accept-encoding|postman-token|cache-control|content-length|x-item):/;
+/**
+ * Left out of the comparison: headers each client adds with values of its own (User-Agent,
+ * Accept-Encoding, Newman's Postman-Token and Cache-Control), Content-Length (a multipart body's
+ * length follows each client's boundary; the bodies are compared, the boundary aside), the item tag.
+ */
+const OWN_HEADERS = /^(user-agent|accept-encoding|postman-token|cache-control|content-length|x-item):/;
+/**
+ * Headers both clients add with the same values, each in its own place: Ferry's HTTP client
+ * (undici) writes Host and Connection before all others, Newman's (Node's http) after them, and
+ * Newman writes a form body's Content-Type after its Accept, Ferry before. Compared by value,
+ * apart from the rest, whose order (the request's own headers, a repeated one) is compared.
+ */
+const ADDED_HEADERS = /^(host|connection|accept):/;
 
 let server: http.Server;
 let listening: Listening;
@@ -51,7 +63,8 @@ beforeAll(async () => {
         item: String(req.headers['x-item']),
         method: req.method!,
         url: req.url!,
-        headers: lines.filter((h) => !OWN_HEADERS.test(h)).map((h) => h.replace(/boundary=\S+/, 'boundary=BOUNDARY')),
+        headers: lines.filter((h) => !OWN_HEADERS.test(h) && !ADDED_HEADERS.test(h)).map((h) => h.replace(/boundary=\S+/, 'boundary=BOUNDARY')),
+        added: lines.filter((h) => ADDED_HEADERS.test(h)).sort(),
         body,
       });
       // What scripts read: the request as received, a few typed values, cookies and a repeated header.
@@ -129,6 +142,8 @@ describe('Newman and Ferry send the same requests for the same collection', () =
     expect(of('query parts').url).toBe('/q?b%23a%26r&x=a%26b%23c&k%3Dv=1&nl=%0Ax%09');
     expect(of('repeated header').headers).toEqual(['x-tag: one', 'x-tag: two']);
     expect(of('variables').url).toBe('/v?env=2&col=last');
+    // Accept, Host and Connection, sent by both to each: the same values.
+    expect(new Set(byFerry.map((s) => s.added.join(', ')))).toEqual(new Set([`accept: */*, connection: keep-alive, host: 127.0.0.1:${listening.port}`]));
   });
 });
 
