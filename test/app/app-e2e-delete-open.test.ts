@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, holdRequest, openAppPage } from './browser.js';
+import { browserMissing, closeAppPage, drawn, holdRequest, openAppPage } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -40,8 +40,6 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the open request 
   /** The page's questions (window.confirm), each answered OK. */
   const asked: string[] = [];
   const req = (p: string) => path.join(ws.root, 'requests', p);
-  /** What the page does with an answer that has reached it is drawn by the next frame but one. */
-  const drawn = () => page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   const gone = (p: string) => fs.stat(req(p)).then(() => false, () => true);
   const notices = () => page.locator('.notice[role=alert]').allTextContents();
 
@@ -86,7 +84,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the open request 
     held.release();
     // Its answer taken and drawn: what the page says of it, it has said.
     await held.answered;
-    await drawn();
+    await drawn(page);
     expect(await gone('Doomed')).toBe(true);
     expect(await notices()).toEqual([]);
     expect(await page.getByLabel('Request name').count()).toBe(0);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, holdRequest, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, drawn, gotoApp, holdRequest, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
@@ -536,7 +536,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
     }
     try {
       await held.answered;
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await drawn(page);
       expect(await result.getByTestId('response-body').textContent()).toContain('/users/42');
       expect(await result.getByTestId('response-body').textContent()).not.toContain('/health');
     } finally {
@@ -561,7 +561,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
       // A send starts in the key's handler and leaves the page once what it awaits (an open or a
       // switch of request: none here) has settled, before the next frame: the page's own request,
       // not the echo server's count after some time, says whether one left.
-      await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+      await drawn(page);
       expect(sends).toEqual([]);
     } finally {
       await page.keyboard.press('Escape'); // closed even when the step fails, so the next steps can run

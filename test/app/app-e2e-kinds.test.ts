@@ -23,7 +23,7 @@ import { ECHO_PROTO, startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer
 import { mosquittoMissing, startAedes, startMosquitto } from '../protocols/mqtt-brokers.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, type PageLog } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, drawn, openAppPage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -150,7 +150,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
       await page.getByRole('treeitem', { name: other }).click();
       await expect.poll(() => picker.getByRole('button', { name: 'List methods and tools' }).count()).toBe(1);
       // What the switch draws, effects included, drawn (not a moment guessed): no stale error then.
-      await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+      await drawn(page);
       expect(await picker.getByRole('alert').count(), await picker.textContent() ?? '').toBe(0);
       expect(await picker.textContent()).not.toContain('outside.proto');
     }

@@ -11,7 +11,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, ensureBuiltUi, launchBrowser } from './browser.js';
+import { browserMissing, drawn, ensureBuiltUi, launchBrowser } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { ferry } from '../support/cli.js';
 import { CORPUS } from '../support/corpus.js';
@@ -90,9 +90,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium with a big importe
     for (const height of [1800, 700, 2000]) {
       await page.setViewportSize({ width: 1400, height });
       await expect.poll(async () => {
-        const drawn = await drawnRows(page);
+        const rows = await drawnRows(page);
         // Rows are 26 px: the last one drawn reaches the tree's bottom edge (the content is far taller).
-        return drawn.scrollHeight > drawn.treeBottom - drawn.treeTop && Math.max(...drawn.visible.map((r) => r.bottom)) >= drawn.treeBottom - 26;
+        return rows.scrollHeight > rows.treeBottom - rows.treeTop && Math.max(...rows.visible.map((r) => r.bottom)) >= rows.treeBottom - 26;
       }, { message: `rows to the bottom of a ${height} px window` }).toBe(true);
     }
     await page.setViewportSize({ width: 1400, height: 900 });
@@ -155,7 +155,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium with a big importe
     // The slow answer given to the page, and what the page does with it drawn: only then can it
     // be seen not to have replaced the last one clicked.
     await slowAnswered;
-    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    await drawn(page);
     expect(await page.getByLabel('Request name').inputValue()).toBe('PostInvoicesInvoiceVoid');
     expect(await page.locator('[role=treeitem][aria-selected=true]').getAttribute('data-path')).toBe(`${STRIPE}/PostInvoicesInvoiceVoid.yaml`);
     // The slow one, opened alone, still opens.

@@ -21,7 +21,7 @@ import WebSocket from 'ws';
 import { type AppServer, startAppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, ensureBuiltUi, gotoApp, holdRequest, launchBrowser, openAppPage, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, drawn, ensureBuiltUi, gotoApp, holdRequest, launchBrowser, openAppPage, WEB_ROOT } from './browser.js';
 import { freePort } from '../support/servers/index.js';
 
 const missing = browserMissing();
@@ -366,7 +366,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
     }
     await held.answered;
     // The held answer has reached the page; what it would draw is drawn by the next frames.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await drawn(page);
     expect(await page.getByTestId('server-url-race').count()).toBe(1);
     await panel.getByRole('button', { name: 'Stop Race' }).click();
     await expect.poll(() => panel.getByRole('button', { name: 'Start Race' }).count()).toBe(1);
@@ -411,7 +411,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
       held.release();
     }
     await held.answered;
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await drawn(page);
     expect(await to()).toContain(later.peer);
     expect(await to()).not.toContain(gone.peer);
     first.client.close();

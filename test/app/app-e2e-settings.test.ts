@@ -17,7 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
-import { ARTIFACTS, browserMissing, closeAppPage, holdRequest, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, drawn, holdRequest, openAppPage } from './browser.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { startAuthServer, type AuthServer } from './token-servers.js';
 
@@ -369,7 +369,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
     held.release();
     await held.answered;
     await (await reread).finished();
-    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+    await drawn(page);
     const bar = dialog.getByRole('group', { name: 'Changed on disk' });
     await expect.poll(() => bar.count()).toBe(1);
     await expect.poll(() => dialog.getByRole('alert').allTextContents()).toEqual(['requests/Team- Blue/_folder.yaml changed on disk since the app read it; nothing was saved.']);
