@@ -12,8 +12,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ferry } from '../support/cli.js';
-import { isolatedDataDir, tempDir } from '../support/temp.js';
+import { ferry, initedWorkspace } from '../support/cli.js';
+import { tempDir } from '../support/temp.js';
 
 const BIN = path.resolve(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
 const HOLD = path.resolve(import.meta.dirname, '..', 'support', 'hold-bundle-load', 'hold.mjs');
@@ -32,9 +32,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** A workspace with one request to the test server, and its own data folder. */
 async function workspace(): Promise<{ ws: string; data: string }> {
-  const data = await isolatedDataDir();
-  const ws = path.join(await tempDir(), 'ws');
-  expect((await ferry(['init', ws])).code).toBe(0);
+  const { ws, data } = await initedWorkspace();
   await fs.writeFile(path.join(ws, 'requests', 'ping.yaml'), `name: ping\nmethod: GET\nurl: ${base}/ping\n`);
   return { ws, data };
 }

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerApp } from '../../src/cli/app.js';
-import { ferry, ferryProcess } from '../support/cli.js';
-import { folderSnapshot, isolatedDataDir, tempDir } from '../support/temp.js';
+import { ferry, ferryProcess, initedWorkspace } from '../support/cli.js';
+import { folderSnapshot } from '../support/temp.js';
 
 const GITHUB = path.resolve(import.meta.dirname, '..', 'fixtures', 'corpus', 'openapi', 'oas30-github.yaml');
 
@@ -23,16 +23,9 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
   }
 }
 
-async function workspace(): Promise<{ ws: string; data: string }> {
-  const data = await isolatedDataDir();
-  const ws = path.join(await tempDir(), 'ws');
-  expect((await ferry(['init', ws])).code).toBe(0);
-  return { ws, data };
-}
-
 describe('SIGTERM', () => {
   it('ferry import mid-way through a big document: undone, exit 1, the workspace as before; the next import works', async () => {
-    const { ws, data } = await workspace();
+    const { ws, data } = await initedWorkspace();
     const before = await folderSnapshot(ws);
     const run = ferryProcess(['-w', ws, 'import', GITHUB], { FERRY_DATA_DIR: data });
     // Once it writes its files aside (a staging folder under requests/ with files in it).
@@ -55,7 +48,7 @@ describe('SIGTERM', () => {
   }, 120_000);
 
   it('ferry app and ferry mcp end with 0, as with Ctrl-C', async () => {
-    const { ws, data } = await workspace();
+    const { ws, data } = await initedWorkspace();
     const app = ferryProcess(['-w', ws, 'app', '--no-open'], { FERRY_DATA_DIR: data });
     await until(() => /http:\/\/127\.0\.0\.1:\d+\//.test(app.output.stdout), 'the app to print its URL');
     const url = new URL(/http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(app.output.stdout)![0]);
@@ -73,7 +66,7 @@ describe('SIGTERM', () => {
 
 describe('ferry app listens for the stop before it prints its URL', () => {
   it('a supervisor that sends SIGTERM as soon as it reads the URL gets exit 0, not a process killed by the signal', async () => {
-    const { ws } = await workspace();
+    const { ws } = await initedWorkspace();
     const out: string[] = [];
     let printedWhenListening: string[] | undefined;
     const program = new Command('ferry').option('-w, --workspace <dir>').exitOverride();

@@ -8,8 +8,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ferry } from '../support/cli.js';
-import { isolatedDataDir, tempDir } from '../support/temp.js';
+import { ferry, initedWorkspace } from '../support/cli.js';
 
 const received: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders; body: string }> = [];
 const server = createServer((request, response) => {
@@ -27,13 +26,6 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-async function workspace(): Promise<string> {
-  await isolatedDataDir();
-  const ws = path.join(await tempDir(), 'ws');
-  expect((await ferry(['init', ws])).code).toBe(0);
-  return ws;
-}
-
 /** An OpenAPI document of the test server with the given paths (GET each, answered 201). */
 function openapi(paths: string[]): string {
   const entries = paths.map((p) => `  ${p}:\n    get:\n      operationId: get${p.replace(/\W/g, '')}\n      responses:\n        '201':\n          description: ok\n`);
@@ -42,7 +34,7 @@ function openapi(paths: string[]): string {
 
 describe('standard input given to the command', () => {
   it('ferry import - with a cURL command on stdin: the request is made from it, and sends what the command said', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const curl = `curl -X POST '${base}/items?tag=piped' -H 'X-Trace: from-stdin' -H 'Content-Type: application/json' --data '{"name":"kept"}'\n`;
     const imported = await ferry(['-w', ws, 'import', '-', '--name', 'Piped item', '--json'], ws, curl);
     expect(imported.code, imported.stderr).toBe(0);
@@ -58,7 +50,7 @@ describe('standard input given to the command', () => {
   });
 
   it('ferry import - with nothing on stdin: refused, naming the empty input, nothing written', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const result = await ferry(['-w', ws, 'import', '-'], ws, '');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^ferry: There is nothing to import: the input is empty\./);
@@ -66,7 +58,7 @@ describe('standard input given to the command', () => {
   });
 
   it('ferry update FOLDER --from - reads the new version of the document from stdin', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const first = path.join(ws, 'v1.yaml');
     await fs.writeFile(first, openapi(['/pets']));
     const imported = await ferry(['-w', ws, 'import', first, '--name', 'Piped'], ws);

@@ -1,20 +1,19 @@
 /** `ferry import`: files, URLs over real loopback HTTP, --curl, --into, --name, --json. */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ferry, ferryOnTerminal } from '../support/cli.js';
+import { ferry, ferryOnTerminal, initedWorkspace } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { CORPUS } from '../support/corpus.js';
 import { startHttpProxy, type TestProxy } from '../support/servers/index.js';
+import { listenLoopback, type Listening } from '../support/servers/listen.js';
 
-
-let server: http.Server;
+let server: Listening;
 let base: string;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
+  server = await listenLoopback(http.createServer((req, res) => {
     if (req.url === '/env.json') {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ name: 'Remote', values: [{ key: 'a', value: '1' }], _postman_variable_scope: 'environment' }));
@@ -36,26 +35,14 @@ beforeAll(async () => {
       res.on('error', () => {});
       pump();
     } else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }), 'http');
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
-
-async function workspace(): Promise<string> {
-  const dir = await tempDir();
-  process.env.FERRY_DATA_DIR = path.join(dir, 'data');
-  const ws = path.join(dir, 'ws');
-  expect((await ferry(['init', ws])).code).toBe(0);
-  return ws;
-}
+afterAll(() => server.close());
 
 describe('ferry import', () => {
   it('imports a collection file and prints the counts and notes', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const result = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v21-pm-sendrequest.postman_collection.json')]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -68,7 +55,7 @@ describe('ferry import', () => {
   });
 
   it('on a terminal, a status line says what a long import is doing and is gone before the summary', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     // 400 requests, so there is something to count.
     const collection = {
       info: { name: 'Many', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
@@ -91,7 +78,7 @@ describe('ferry import', () => {
   });
 
   it('--json prints the summary shape; --into and --name place and name it', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     await fs.mkdir(path.join(ws, 'requests', 'Team'));
     const result = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v20-multi-level-folders.postman_collection.json'), '--into', 'Team', '--name', 'Mine', '--json']);
     expect(result.code).toBe(0);
@@ -107,7 +94,7 @@ describe('ferry import', () => {
     const help = await ferry(['import', '--help']);
     expect(help.stdout).toContain('--into <folder>   an existing folder under requests/ to import into');
     expect(help.stdout).toContain('into the existing folder requests/APIs');
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const before = await fs.readdir(ws, { recursive: true });
     const result = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v20-multi-level-folders.postman_collection.json'), '--into', 'APIs']);
     expect(result.code).toBe(2);
@@ -116,7 +103,7 @@ describe('ferry import', () => {
   });
 
   it('a request or folder named like an option (`-rf`, `--help`) gets a file name that does not start with -: `ferry run` and shell globs take it as a path', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const collection = path.join(path.dirname(ws), 'dash.postman_collection.json');
     await fs.writeFile(collection, JSON.stringify({
       info: { name: 'Dash', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
@@ -132,7 +119,7 @@ describe('ferry import', () => {
   });
 
   it('--into outside requests/ (absolute, or with ..) is refused, saying so, and nothing is written', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const before = await fs.readdir(path.join(ws, 'requests'));
     for (const into of ['../outside', '/tmp/abs', 'A/../../B']) {
       const result = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v20-multi-level-folders.postman_collection.json'), '--into', into]);
@@ -143,7 +130,7 @@ describe('ferry import', () => {
   });
 
   it('downloads over HTTP, following redirects', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const result = await ferry(['-w', ws, 'import', `${base}/moved`, '--json']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ kind: 'environment', name: 'Remote', environments: 1 });
@@ -151,7 +138,7 @@ describe('ferry import', () => {
   });
 
   it('an environment export without a name is named after its file or download', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const file = await ferry(['-w', ws, 'import', path.join(CORPUS, 'environments/env-missing-name.postman_environment.json')]);
     expect(file.stdout).toMatch(/^Imported "env-missing-name": 0 requests, 0 folders, 1 environment, 0 workspace variables$/m);
     expect(file.stdout).toMatch(/^Wrote environments\/env-missing-name\.yaml$/m);
@@ -162,7 +149,7 @@ describe('ferry import', () => {
   });
 
   it('refuses a download over 50 MB as it arrives, and a failing one', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const huge = await ferry(['-w', ws, 'import', `${base}/huge`]);
     expect(huge.code).toBe(2);
     expect(huge.stderr).toMatch(/limited to 50 MB/);
@@ -171,7 +158,7 @@ describe('ferry import', () => {
   });
 
   it('--curl saves one request into the collection', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const result = await ferry(['-w', ws, 'import', '--curl', `curl -X POST 'http://127.0.0.1:1/items' -H 'Content-Type: application/json' -d '{"a":1}' -x http://proxy:8080`, '--name', 'Create item']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Imported "Create item": 1 request, 0 folders/);
@@ -184,7 +171,7 @@ describe('ferry import', () => {
   });
 
   it('bad usage and bad files exit 2 with a message', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     expect((await ferry(['-w', ws, 'import'])).stderr).toMatch(/Give a file, a URL/);
     const v1 = await ferry(['-w', ws, 'import', path.join(CORPUS, 'postman/v1-newman-sample.postman_collection.json')]);
     expect(v1.code).toBe(2);
@@ -210,7 +197,7 @@ describe('ferry import URL through a proxy (issue 20)', () => {
   afterAll(() => proxy.close());
 
   it('uses the proxy setting, its password from the secret store; a 407 names the proxy; a file opens no network', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     // Loopback goes direct unless noProxy opts it in: the tests' server and proxy are on 127.0.0.1.
     expect((await ferry(['config', 'set', 'noProxy', '<-loopback>'])).code).toBe(0);
     expect((await ferry(['config', 'set', 'proxy', proxy.url])).code).toBe(0);

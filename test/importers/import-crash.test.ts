@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ferry } from '../support/cli.js';
-import { folderSnapshot, isolatedDataDir, tempDir } from '../support/temp.js';
+import { ferry, initedWorkspace } from '../support/cli.js';
+import { folderSnapshot, tempDir } from '../support/temp.js';
 
 const BIN = path.resolve(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
 const GITHUB = path.resolve(import.meta.dirname, '..', 'fixtures', 'corpus', 'openapi', 'oas30-github.yaml');
@@ -65,13 +65,6 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function workspace(): Promise<{ ws: string; data: string }> {
-  const data = await isolatedDataDir();
-  const ws = path.join(await tempDir(), 'ws');
-  expect((await ferry(['init', ws])).code).toBe(0);
-  return { ws, data };
-}
-
 /** Resolves once the import writes its files aside: a staging folder under requests/ with files in it. */
 function stagingStarted(ws: string): Promise<void> {
   return waitFor(async () => {
@@ -84,7 +77,7 @@ function stagingStarted(ws: string): Promise<void> {
 
 describe('ferry import killed with SIGKILL', () => {
   it('mid-import of a big document: the staging folders are there after the kill, and gone after the next ferry command', async () => {
-    const { ws, data } = await workspace();
+    const { ws, data } = await initedWorkspace();
     const before = await folderSnapshot(ws);
     const child = startFerry(['-w', ws, 'import', GITHUB], { FERRY_DATA_DIR: data });
     // Killed while it writes its files aside: a staging folder with files in it.
@@ -107,7 +100,7 @@ describe('ferry import killed with SIGKILL', () => {
   }, 120_000);
 
   it('while moving files into place: the next ferry command removes what was moved and the folder it created', async () => {
-    const { ws, data } = await workspace();
+    const { ws, data } = await initedWorkspace();
     await fs.writeFile(path.join(ws, 'requests', 'Mine.yaml'), 'name: Mine\nurl: http://127.0.0.1:1/\n');
     const before = await folderSnapshot(ws);
     const doc = JSON.stringify({ openapi: '3.0.3', info: { title: 'Shop', version: '1' }, servers: [{ url: 'http://127.0.0.1:1' }], paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } });
@@ -132,7 +125,7 @@ async function journalLeft(data: string): Promise<boolean> {
 
 describe('ferry import stopped with Ctrl-C (SIGINT)', () => {
   it('mid-import of a big document: undone at once, one line, exit code 1, the workspace exactly as before', async () => {
-    const { ws, data } = await workspace();
+    const { ws, data } = await initedWorkspace();
     const before = await folderSnapshot(ws);
     const child = startFerry(['-w', ws, 'import', GITHUB], { FERRY_DATA_DIR: data });
     await stagingStarted(ws);
@@ -151,7 +144,7 @@ describe('ferry import stopped with Ctrl-C (SIGINT)', () => {
   }, 120_000);
 
   it('after its first move into place: the import is finished, and says so', async () => {
-    const { ws, data } = await workspace();
+    const { ws, data } = await initedWorkspace();
     const doc = JSON.stringify({ openapi: '3.0.3', info: { title: 'Shop', version: '1' }, servers: [{ url: 'http://127.0.0.1:1' }], paths: { '/a': { get: { responses: { 200: { description: 'ok' } } } } } });
     const source = path.join(await tempDir(), 'shop.json');
     await fs.writeFile(source, doc);
@@ -168,7 +161,7 @@ describe('ferry import stopped with Ctrl-C (SIGINT)', () => {
 
 describe('two imports into one workspace at once', () => {
   it('the second waits, then fails naming the first; the first keeps its document in specs/', async () => {
-    const { ws, data } = await workspace();
+    const { ws, data } = await initedWorkspace();
     // The second reads its document from standard input: started first, it is ready to write
     // the moment the test gives it the document. It waits 20 ms for the lock: the first holds it
     // while it writes ~1,100 files, which takes a few hundred ms on a fast machine (200 ms of
@@ -193,7 +186,7 @@ describe('two imports into one workspace at once', () => {
   }, 120_000);
 
   it('a second import that waits for the first succeeds, and both documents are kept', async () => {
-    const { ws, data } = await workspace();
+    const { ws, data } = await initedWorkspace();
     const docs = await tempDir();
     const doc = (title: string) => JSON.stringify({ openapi: '3.0.3', info: { title, version: '1' }, servers: [{ url: 'http://127.0.0.1:1' }], paths: { [`/${title}`]: { get: { responses: { 200: { description: 'ok' } } } } } });
     await fs.writeFile(path.join(docs, 'a.json'), doc('Alpha'));

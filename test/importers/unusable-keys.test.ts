@@ -4,39 +4,27 @@
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ferry } from '../support/cli.js';
+import { ferry, initedWorkspace } from '../support/cli.js';
+import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { tempDir } from '../support/temp.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '..', 'fixtures', 'import-keys');
 const RULE = 'since a key cannot hold a line break, "{{" or "}}", nor start or end with a space, tab, "{" or "}"';
 
-let server: http.Server;
+let server: Listening;
 let base: string;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => res.end(req.url));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenLoopback(http.createServer((req, res) => res.end(req.url)), 'http');
+  base = server.url;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
-
-async function workspace(): Promise<string> {
-  const dir = await tempDir();
-  process.env.FERRY_DATA_DIR = path.join(dir, 'data');
-  const ws = path.join(dir, 'ws');
-  expect((await ferry(['init', ws])).code).toBe(0);
-  return ws;
-}
+afterAll(() => server.close());
 
 describe('importing variable keys no placeholder can name', () => {
   it('an environment export keeps them as written, enabled as they were, with a note naming each', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const result = await ferry(['-w', ws, 'import', '--json', path.join(FIXTURES, 'odd-keys.postman_environment.json')]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).notes).toEqual([
@@ -55,7 +43,7 @@ describe('importing variable keys no placeholder can name', () => {
   });
 
   it('collection variables go to ferry.yaml as written, with a note; a script reads them by key in a run', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     expect((await ferry(['-w', ws, 'import', path.join(FIXTURES, 'odd-keys.postman_environment.json')])).code).toBe(0);
     const result = await ferry(['-w', ws, 'import', '--json', path.join(FIXTURES, 'odd-keys.postman_collection.json')]);
     expect(result.code).toBe(0);
@@ -76,7 +64,7 @@ describe('importing variable keys no placeholder can name', () => {
   });
 
   it('OpenAPI: server variables are filled in, and path parameters become keys a placeholder names', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const result = await ferry(['-w', ws, 'import', '--json', path.join(FIXTURES, 'odd-names.openapi.yaml')]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).notes.filter((n: string) => n.includes('placeholder'))).toEqual([]);
@@ -87,7 +75,7 @@ describe('importing variable keys no placeholder can name', () => {
   });
 
   it('an import whose keys are all usable gets no such note', async () => {
-    const ws = await workspace();
+    const { ws } = await initedWorkspace();
     const file = path.join(await tempDir(), 'plain.postman_environment.json');
     await fs.writeFile(file, JSON.stringify({ name: 'Plain', values: [{ key: 'api_key', value: '1' }, { key: 'fo/o', value: '2' }], _postman_variable_scope: 'environment' }));
     const result = await ferry(['-w', ws, 'import', '--json', file]);

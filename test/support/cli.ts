@@ -1,7 +1,10 @@
 /** Runs `ferry` in-process, capturing what it prints. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import path from 'node:path';
 import { Readable } from 'node:stream';
+import { expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { isolatedDataDir, tempDir } from './temp.js';
 
 export interface CliResult {
   code: number;
@@ -12,6 +15,19 @@ export interface CliResult {
 /** `stdin`: the command's standard input (`ferry import -`, `ferry update --from -`, `ferry secret set`), read to its end; none given: the test process's own. */
 export async function ferry(args: string[], cwd = process.cwd(), stdin?: string): Promise<CliResult> {
   return capture(args, cwd, stdin, undefined);
+}
+
+/**
+ * What a test of a command starts from: a workspace made by `ferry init` as `ws` in a fresh
+ * temporary folder (other files may go beside it), and a fresh data folder of its own (`data`,
+ * FERRY_DATA_DIR from now on).
+ */
+export async function initedWorkspace(): Promise<{ ws: string; data: string }> {
+  const data = await isolatedDataDir();
+  const ws = path.join(await tempDir(), 'ws');
+  const made = await ferry(['init', ws]);
+  expect(made.code, made.stderr).toBe(0);
+  return { ws, data };
 }
 
 /**
