@@ -8,28 +8,16 @@ import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { RESULTS_KEPT, SendResults } from '../../src/appdata/index.js';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import type { CompactWorkspaceInfo, HistoryView, SendResponse, UpdatePreview, WorkspaceInfo } from '../../src/app/shared/api.js';
 import { expandTree } from '../../src/app/web/tree.js';
 import { commitImport, convertInput } from '../../src/importers/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { tempDir } from '../support/temp.js';
 import { startGrpcPeer } from '../protocols/grpc-peer.js';
-
-async function connect(app: AppServer) {
-  const login = await fetch(app.url, { redirect: 'manual' });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-  return async <T = unknown>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`http://127.0.0.1:${app.port}${url}`, {
-      method, headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  };
-}
+import { tempDir } from '../support/temp.js';
+import { appForTest } from './app-for-test.js';
 
 const ok = { 200: { description: 'ok' } };
 const v1 = {
@@ -43,22 +31,13 @@ const v2 = structuredClone(v1) as unknown as { paths: Record<string, unknown> };
 v2.paths['/items'] = { get: { summary: 'List items', description: 'All items, newest first.', responses: ok }, post: { summary: 'Create item', responses: ok } };
 delete v2.paths['/items/{id}'];
 
-let ws: TempWorkspace | undefined;
-let app: AppServer | undefined;
-afterEach(async () => {
-  await app?.close();
-  await ws?.cleanup();
-  app = undefined;
-  ws = undefined;
-});
-
+/** The app on a workspace with the Shop API imported from docs/shop.yaml (v1). */
 async function shopApp() {
-  ws = await makeWorkspace({ 'docs/shop.yaml': stringify(v1), 'requests/Plain/Ping.yaml': { name: 'Ping', url: 'http://127.0.0.1:1/' } });
-  process.env.FERRY_DATA_DIR = ws.dataDir;
-  const opened = await openWorkspace(ws.root);
-  await commitImport({ root: ws.root, id: opened.id }, await convertInput(path.join(ws.root, 'docs/shop.yaml'), { workspaceRoot: ws.root }));
-  app = await startAppServer({ workspace: await openWorkspace(ws.root) });
-  return { root: ws.root, call: await connect(app) };
+  const { ws, call } = await appForTest({ 'docs/shop.yaml': stringify(v1), 'requests/Plain/Ping.yaml': { name: 'Ping', url: 'http://127.0.0.1:1/' } }, async ({ root }) => {
+    const opened = await openWorkspace(root);
+    await commitImport({ root, id: opened.id }, await convertInput(path.join(root, 'docs/shop.yaml'), { workspaceRoot: root }));
+  });
+  return { root: ws.root, call };
 }
 
 describe('update from API spec, through the app', () => {
@@ -146,13 +125,10 @@ describe('history through the app', () => {
     const peer = await startGrpcPeer();
     try {
       const body = (text: string) => ({ type: 'json', text });
-      ws = await makeWorkspace({
+      const { call } = await appForTest({
         'requests/Missing.yaml': { name: 'Missing', kind: 'grpc', url: peer.url, method: 'ferry.test.Echo/Say', body: body('{"text": "x", "failWith": true}') },
         'requests/Hello.yaml': { name: 'Hello', kind: 'grpc', url: peer.url, method: 'ferry.test.Echo/Say', body: body('{"text": "ann"}') },
       });
-      process.env.FERRY_DATA_DIR = ws.dataDir;
-      app = await startAppServer({ workspace: await openWorkspace(ws.root) });
-      const call = await connect(app);
       expect((await call<SendResponse>('POST', '/api/send', { path: 'Missing.yaml' })).body.result.statusLabel).toBe('5 NOT_FOUND: no greeting for x');
       await call<SendResponse>('POST', '/api/send', { path: 'Hello.yaml' });
       const { entries } = (await call<{ entries: HistoryView[] }>('GET', '/api/history')).body;
@@ -170,10 +146,7 @@ describe('history through the app', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const port = (server.address() as AddressInfo).port;
-      ws = await makeWorkspace({ 'requests/Ping.yaml': { name: 'Ping', url: `http://127.0.0.1:${port}/ping` } });
-      process.env.FERRY_DATA_DIR = ws.dataDir;
-      app = await startAppServer({ workspace: await openWorkspace(ws.root) });
-      const call = await connect(app);
+      const { ws, call } = await appForTest({ 'requests/Ping.yaml': { name: 'Ping', url: `http://127.0.0.1:${port}/ping` } });
       expect((await call<{ entries: HistoryView[] }>('GET', '/api/history')).body.entries).toEqual([]);
       const sent = await call<SendResponse>('POST', '/api/send', { path: 'Ping.yaml' });
       expect(sent.body.result.status).toBe(200);
@@ -226,16 +199,13 @@ describe('kept answers in the data folder', () => {
 
 describe('the compact tree', () => {
   it('expands to the same tree as the full form, a third of the bytes or less', async () => {
-    ws = await makeWorkspace({
+    const { call } = await appForTest({
       'requests/A/_folder.yaml': { name: 'Area A', openapi: { spec: 'specs/a.yaml' } },
       'requests/A/Get.yaml': { name: 'Get it', method: 'get', url: 'http://x/', openapi: { operation: 'GET /', removed: true } },
       'requests/A/Events.yaml': { name: 'Events', kind: 'sse', url: 'http://x/events' },
       'requests/Broken.yaml': 'name: [unclosed',
       ...Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`requests/Many/Folder ${i % 10}/Request ${i}.yaml`, { name: `Request ${i}`, method: 'POST', url: `http://x/${i}` }])),
     });
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    app = await startAppServer({ workspace: await openWorkspace(ws.root) });
-    const call = await connect(app);
     const full = await call<WorkspaceInfo>('GET', '/api/workspace');
     const compact = await call<CompactWorkspaceInfo>('GET', '/api/workspace?tree=compact');
     expect(expandTree(compact.body.compactTree)).toEqual(full.body.tree);
@@ -248,10 +218,7 @@ describe('the compact tree', () => {
 
 describe('the app\'s wording of a URL whose host is still a {{placeholder}}', () => {
   it('tells the app\'s user to pick an environment in the app, not the CLI\'s -e, for a send and code export', async () => {
-    ws = await makeWorkspace({ 'requests/Far.yaml': { name: 'Far', url: '{{baseUrl}}/users' } });
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    app = await startAppServer({ workspace: await openWorkspace(ws.root) });
-    const call = await connect(app);
+    const { call } = await appForTest({ 'requests/Far.yaml': { name: 'Far', url: '{{baseUrl}}/users' } });
     const remedy = 'define the variable or choose an environment in the Environment selector of the top bar.';
     const sent = await call<SendResponse>('POST', '/api/send', { path: 'Far.yaml' });
     expect(sent.body.result.error).toBe(`requests/Far.yaml: the URL still holds {{baseUrl}} where the host should be; ${remedy}`);
@@ -264,10 +231,7 @@ describe('the app\'s wording of a URL whose host is still a {{placeholder}}', ()
 
 describe('spec 7: an OpenAPI document without host information, imported through the app', () => {
   it('is refused with the spec\'s words, naming the dialog\'s Base URL field; with a base URL given it previews and imports with it, and nothing is written before', async () => {
-    ws = await makeWorkspace({});
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    app = await startAppServer({ workspace: await openWorkspace(ws.root) });
-    const call = await connect(app);
+    const { ws, call } = await appForTest({});
     const hostless = JSON.stringify({ openapi: '3.0.3', info: { title: 'Nowhere', version: '1' }, paths: { '/items': { get: { summary: 'List items', responses: ok } } } });
     for (const route of ['/api/import/preview', '/api/import']) {
       const refused = await call<{ error: string }>('POST', route, { text: hostless, fileName: 'nowhere.json' });

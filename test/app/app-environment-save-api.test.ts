@@ -7,39 +7,19 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { describe, expect, it } from 'vitest';
 import type { EnvironmentVariableView } from '../../src/app/shared/api.js';
-import { openWorkspace } from '../../src/workspace/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-
-let ws: TempWorkspace | undefined;
-let app: AppServer | undefined;
-afterEach(async () => {
-  await app?.close();
-  await ws?.cleanup();
-  app = undefined;
-  ws = undefined;
-});
+import { openedWorkspace } from '../runner/workspace.js';
+import { appForTest } from './app-for-test.js';
 
 async function stagingApp() {
-  ws = await makeWorkspace({
+  const { ws, app, call } = await appForTest({
     'environments/staging.yaml': 'name: Staging\nvariables:\n  - key: host\n    value: old.example.test\n  - key: token\n    secret: true\n',
     'environments/prod.yaml': { name: 'Prod', variables: [] },
   });
-  process.env.FERRY_DATA_DIR = ws.dataDir;
-  app = await startAppServer({ workspace: await openWorkspace(ws.root) });
-  const login = await fetch(app.url, { redirect: 'manual' });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const call = async <T = unknown>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`http://127.0.0.1:${app!.port}${url}`, {
-      method, headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  };
   const read = async (id: string) => (await call<{ name: string; variables: EnvironmentVariableView[]; mark: unknown }>('GET', `/api/environment/variables?id=${id}`)).body;
-  const files = async () => (await fs.readdir(path.join(ws!.root, 'environments'))).sort();
-  return { call, read, files, file: path.join(ws.root, 'environments', 'staging.yaml') };
+  const files = async () => (await fs.readdir(path.join(ws.root, 'environments'))).sort();
+  return { app, call, read, files, file: path.join(ws.root, 'environments', 'staging.yaml') };
 }
 
 /** The dialog's edit: host changed, a secret value typed, a new variable. */
@@ -128,9 +108,7 @@ describe('the environment dialog: a rename and its variables saved as one change
   });
 
   it('such a key in a hand-edited file is read as written, with a warning naming the file, line and key (a blank key is a blank row: no warning)', async () => {
-    ws = await makeWorkspace({ 'environments/dev.yaml': 'name: Dev\nvariables:\n  - key: ""\n    value: 0\n  - key: ok\n    value: 1\n  - key: "a{{b"\n    value: 2\n' });
-    process.env.FERRY_DATA_DIR = ws.dataDir;
-    const opened = await openWorkspace(ws.root);
+    const { ws: opened } = await openedWorkspace({ 'environments/dev.yaml': 'name: Dev\nvariables:\n  - key: ""\n    value: 0\n  - key: ok\n    value: 1\n  - key: "a{{b"\n    value: 2\n' });
     expect(opened.environments.find((e) => e.id === 'dev')!.value.variables.map((v) => v.key)).toEqual(['', 'ok', 'a{{b']);
     expect(opened.warnings).toEqual([expect.objectContaining({
       file: 'environments/dev.yaml', line: 7,
@@ -149,9 +127,9 @@ describe('the environment dialog: a rename and its variables saved as one change
   });
 
   it('+ (a copy of another environment) refuses a hand-edited source with such keys, as ferry env new --copy-of: 400 naming the file and row, nothing written', async () => {
-    const { call, files, file } = await stagingApp();
+    const { app, call, files, file } = await stagingApp();
     await fs.writeFile(file, 'name: Staging\nvariables:\n  - key: host\n    value: a\n  - key: host\n    value: b\n');
-    await app!.state.reload();
+    await app.state.reload();
     const refused = await call<{ error: string }>('POST', '/api/environments', { name: 'QA', copyOf: 'staging' });
     expect(refused).toEqual({ status: 400, body: { error: 'Not copied: environments/staging.yaml, variables[1].key: "host" is also the key of variables[0], and both are enabled: only the first would be used. Remove one, or untick Enabled on one of them (enabled: false in the file) in environments/staging.yaml, then copy it again.' } });
     expect(await files()).toEqual(['prod.yaml', 'staging.yaml']);

@@ -9,31 +9,18 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { describe, expect, it } from 'vitest';
 import type { EnvironmentVariableView } from '../../src/app/shared/api.js';
 import { EditorSaves } from '../../src/app/web/save-answer.js';
-import { openWorkspace } from '../../src/workspace/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { ApiClient, type Answer } from './api-client.js';
-
-let ws: TempWorkspace | undefined;
-let app: AppServer | undefined;
-afterEach(async () => {
-  await app?.close();
-  await ws?.cleanup();
-  app = undefined;
-  ws = undefined;
-});
+import { appForTest } from './app-for-test.js';
 
 type Variables = { id?: string; name: string; variables: EnvironmentVariableView[]; mark?: unknown };
 type Row = { key: string; value: string; enabled: boolean; secret: boolean };
 
 /** An app on a workspace with one environment, and the environment dialog's save as the page sends it. */
 async function environmentApp() {
-  ws = await makeWorkspace({ 'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'one' }] } });
-  process.env.FERRY_DATA_DIR = ws.dataDir;
-  app = await startAppServer({ workspace: await openWorkspace(ws.root) });
+  const { ws, app } = await appForTest({ 'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'one' }] } });
   const client = new ApiClient(app.port);
   await client.login(app.token);
   const opened = (await client.call('GET', '/api/environment/variables?id=local')).body as Variables;
