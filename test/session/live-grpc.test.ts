@@ -330,7 +330,7 @@ describe('live gRPC calls (Session.connect)', () => {
     expect(s.connections()).toEqual([]);
   });
 
-  it('an answer that is not gRPC (another Content-Type) ends the call with the words a send has (it read as a message past maxResponseMb, or as HTTP 502 mapped to a status)', async () => {
+  it('an answer that is not gRPC (another Content-Type) ends the call with the words a send has, at its head, so without the HTTP status grpc-js keeps to itself (it read as a message past maxResponseMb, or as HTTP 502 mapped to a status)', async () => {
     const text = await rawPeer((stream) => {
       stream.respond({ ':status': 200, 'content-type': 'text/plain' });
       stream.end('hello');
@@ -342,7 +342,7 @@ describe('live gRPC calls (Session.connect)', () => {
     const s = await protoSession({ Text: { method: 'Chat', port: text }, Page: { method: 'Count', port: page, body: '{"count": 1}' } });
     for (const [name, words] of [
       ['Text', `127.0.0.1:${text} answered with Content-Type text/plain, not application/grpc: is it a gRPC server, and the port right?`],
-      ['Page', `127.0.0.1:${page} answered HTTP 502 with Content-Type text/html, not application/grpc: is it a gRPC server, and the port right?`],
+      ['Page', `127.0.0.1:${page} answered with Content-Type text/html, not application/grpc: is it a gRPC server, and the port right?`],
     ] as const) {
       const r = recorder();
       await s.connect(name, r);
@@ -352,6 +352,30 @@ describe('live gRPC calls (Session.connect)', () => {
       expect(r.labelled('status')).toEqual([]);
     }
     expect(s.connections()).toEqual([]);
+  });
+
+  it('an answer whose head is not gRPC (200, text/html) and whose body never ends ends the call at its head, with the words a send has, closing the stream (it stayed open until Disconnect)', async () => {
+    const streams: http2.ServerHttp2Stream[] = [];
+    // A page that is never finished: the head, a few bytes (fewer than a frame's prefix), then nothing.
+    const port = await rawPeer((stream) => {
+      streams.push(stream);
+      stream.respond({ ':status': 200, 'content-type': 'text/html; charset=utf-8' });
+      stream.write('<!');
+    });
+    const s = await protoSession({ Chat: { method: 'Chat', port }, Count: { method: 'Count', port, body: '{"count": 1}' } });
+    for (const name of ['Chat', 'Count']) {
+      const r = recorder();
+      await s.connect(name, r);
+      await r.until(() => r.end !== undefined, `the end of ${name}`);
+      expect(r.end).toEqual({ by: 'error', message: `127.0.0.1:${port} answered with Content-Type text/html; charset=utf-8, not application/grpc: is it a gRPC server, and the port right?` });
+      expect(r.labelled('headers').map((m) => JSON.parse(m.text) as string[][])).toEqual([expect.arrayContaining([['content-type', 'text/html; charset=utf-8']])]);
+      expect(r.received()).toEqual([]);
+      expect(r.labelled('status')).toEqual([]);
+    }
+    expect(s.connections()).toEqual([]);
+    // The server sees each call's stream closed (the client cancelled it), none left open.
+    expect(streams).toHaveLength(2);
+    await expect.poll(() => streams.filter((stream) => !stream.closed).length).toBe(0);
   });
 
   it('a message of the answer that is not a valid message of the response type ends the call with the words a send has (it read as 13 INTERNAL from the server), naming which one in a stream', async () => {

@@ -8,10 +8,23 @@
 import type * as grpc from '@grpc/grpc-js';
 import { SendError } from '../send-error.js';
 
+/** Whether a Content-Type is gRPC's; none said is taken as gRPC (a trailers-only answer may carry none). */
+function grpcType(type: string): boolean {
+  return type === '' || /^application\/grpc([+;]|$)/i.test(type);
+}
+
+/**
+ * Whether an answer's headers already show it is not gRPC. A live call ends on them (live.ts):
+ * grpc-js waits for the body's end, and a page kept open never ends.
+ */
+export function notGrpcHead(headers: grpc.Metadata): boolean {
+  return !grpcType(String(headers.get('content-type')[0] ?? ''));
+}
+
 /** The error for an answer whose headers (or, trailers-only, its status's metadata) are not gRPC's; undefined when they are, or say nothing. */
 export function notGrpcAnswer(headers: grpc.Metadata | undefined, status: grpc.StatusObject, host: string): SendError | undefined {
   const type = String(headers?.get('content-type')[0] ?? status.metadata?.get('content-type')[0] ?? '');
-  if (type === '' || /^application\/grpc([+;]|$)/i.test(type)) return undefined;
+  if (grpcType(type)) return undefined;
   const http = /Received HTTP status code (\d+)/.exec(status.details ?? '')?.[1];
   return new SendError(`${host} answered ${http ? `HTTP ${http} ` : ''}with Content-Type ${type}, not application/grpc: is it a gRPC server, and the port right?`, 'protocol');
 }

@@ -22,7 +22,7 @@ import { parseMessages } from './messages.js';
 import { metadataPairs, requestMetadata } from './metadata.js';
 import { signingInterceptors } from './call-signing.js';
 import { tooLargeForUs } from './answer-limit.js';
-import { notGrpcAnswer } from './answer-type.js';
+import { notGrpcAnswer, notGrpcHead } from './answer-type.js';
 
 type LiveCall = grpc.ClientReadableStream<string> | grpc.ClientDuplexStream<Buffer, string>;
 
@@ -110,6 +110,9 @@ export async function connectGrpc(prepared: PreparedRequest, context: SendContex
     call.on('metadata', (got: grpc.Metadata) => {
       headers = got;
       session.messages?.received({ event: 'headers', text: JSON.stringify(metadataPairs(got)) });
+      // Not gRPC by its head (a page, a proxy's answer): ended now, the status below saying so.
+      // grpc-js would read the body as frames until it ends, and one kept open never does.
+      if (notGrpcHead(got)) call?.cancel();
     });
     call.on('status', (given: grpc.StatusObject) => {
       // Worded as a send words it (status.ts): grpc-js's statuses without words, a client stream ended OK without its answer.
