@@ -3,7 +3,8 @@
  * server's: the code stays, the words say Ferry's client ended the call, why and what to do.
  * A real grpc-js server where it can be made to misbehave (too many metadata entries, a shutdown
  * mid-call); a node:http2 server writing bytes where it cannot (no trailers, a refused stream),
- * or counting a call's header fields at the usual limit of 128 (grpc-header-limit.ts).
+ * or counting a call's header fields at the usual limit of 128 (grpc-header-limit.ts), in
+ * front of a real grpc-js server or not.
  */
 import http2 from 'node:http2';
 import net from 'node:net';
@@ -13,8 +14,8 @@ import * as protoLoader from '@grpc/proto-loader';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestSchema } from '../../src/model/index.js';
 import { requestKind, type ProtocolResult } from '../../src/protocols/index.js';
-import { ECHO_PROTO } from './grpc-peer.js';
-import { startHeaderLimitPeer } from './grpc-header-limit.js';
+import { ECHO_PROTO, startGrpcPeer } from './grpc-peer.js';
+import { startHeaderLimitPeer, startHeaderLimitRelay } from './grpc-header-limit.js';
 import { sendWith } from './kind-cases.js';
 
 const grpcKind = requestKind('grpc');
@@ -100,6 +101,55 @@ describe('gRPC: statuses Ferry\'s client made up are worded as such', () => {
     expect((await send(119, { costly: true, timeoutMs: 0 })).outcome.label).toBe(notTheRequest);
     expect((await send(120, { timeoutMs: 0 })).outcome.label).toBe(tooMany(120));
     expect(peer.fields).toEqual([128, 129, 128, 128, 129]);
+  });
+
+  it("at the exact limit after server reflection, grpc-encoding is counted only when grpc-js still sends it: a server whose answers take no gzip (grpc-accept-encoding: identity) gets the method's call without it", async () => {
+    const say = '/ferry.test.Echo/Say';
+    /** Say by reflection through a relay counting its fields (the method's limited to 128) to a grpc-js server whose answers take `acceptEncoding`; gzip, a deadline, `entries` metadata entries. */
+    const sendGzipped = async (acceptEncoding: string | undefined, entries: number, costly = false) => {
+      const peer = await startGrpcPeer(acceptEncoding === undefined ? {} : { acceptEncoding });
+      closers.push(() => void peer.close());
+      const relay = await startHeaderLimitRelay(peer.port, say);
+      closers.push(() => relay.close());
+      const headers = Array.from({ length: entries }, (_, i) => (costly && i === 0 ? { key: 'x-costly', value: 'yes' } : { key: `x-h${i}`, value: 'v' }));
+      const result = await sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url: relay.url, method: 'ferry.test.Echo/Say', headers: [...headers, { key: 'grpc-encoding', value: 'gzip' }], body: { type: 'json', text: '{}' }, settings: { timeoutMs: 5000 } }));
+      const reflection = relay.calls.filter((c) => c.path !== say);
+      const method = relay.calls.filter((c) => c.path === say);
+      expect(reflection.length).toBeGreaterThan(0);
+      expect(method).toHaveLength(1);
+      return { result, relay, reflection, sent: method[0]!.names, host: host(relay.url) };
+    };
+    const words = (where: string, entries: number | undefined) =>
+      `8 RESOURCE_EXHAUSTED: ${BY_CLIENT}the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): ${
+        entries === undefined
+          ? `the answer's headers or trailers from ${where} are more than the client reads (at most 128 fields), or the server found the call too costly; have the server send fewer metadata entries`
+          : `the request sent ${entries} metadata entries, and ${where} takes at most 128 header fields in all (the usual HTTP/2 limit); send fewer headers`
+      }`;
+
+    // The server takes identity only: reflection's first call carried grpc-encoding (129 fields), the method's none, so 118 entries are its 128.
+    const fits = await sendGzipped('identity', 118);
+    expect(fits.result.outcome).toMatchObject({ status: 0, text: 'OK' });
+    expect(fits.reflection[0]!.names).toContain('grpc-encoding');
+    expect(fits.reflection[0]!.names).toHaveLength(129);
+    expect(fits.sent).not.toContain('grpc-encoding');
+    expect(fits.sent).toContain('grpc-timeout');
+    expect(fits.sent).toHaveLength(128);
+    // So a reset of those 128 is not the request's (blamed on it before: counted as 129); 119 entries are 129 fields, the request's.
+    const costly = await sendGzipped('identity', 118, true);
+    expect(costly.sent).toHaveLength(128);
+    expect(costly.result.outcome.label).toBe(words(costly.host, undefined));
+    const many = await sendGzipped('identity', 119);
+    expect(many.sent).toHaveLength(129);
+    expect(many.result.outcome.label).toBe(words(many.host, 119));
+
+    // grpc-js's own server takes gzip: the method's call keeps grpc-encoding, counted, so 117 entries are its 128 and 118 its 129.
+    const kept = await sendGzipped(undefined, 117, true);
+    expect(kept.sent).toContain('grpc-encoding');
+    expect(kept.sent).toHaveLength(128);
+    expect(kept.result.outcome.label).toBe(words(kept.host, undefined));
+    const keptMany = await sendGzipped(undefined, 118);
+    expect(keptMany.sent).toHaveLength(129);
+    expect(keptMany.result.outcome.label).toBe(words(keptMany.host, 118));
   });
 
   it('a grpc-js server shut down mid-call (it resets its streams, CANCEL): 1 CANCELLED, saying the server reset the stream', async () => {

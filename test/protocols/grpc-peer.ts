@@ -1,7 +1,8 @@
 /**
  * A real gRPC server for the tests (@grpc/grpc-js on 127.0.0.1, port 0): the four call types,
  * metadata echoed back, a slow method for deadlines, error statuses with trailers, TLS with the
- * tests' self-signed certificate, and server reflection (@grpc/reflection) unless turned off.
+ * tests' self-signed certificate, server reflection (@grpc/reflection) unless turned off, and
+ * answers saying fewer encodings taken (acceptEncoding).
  */
 import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
@@ -37,10 +38,22 @@ function reply(request: Record<string, unknown>, index = 0): Record<string, unkn
   return { text, big: request.big ?? '0', mood: request.mood ?? 'HAPPY', index };
 }
 
-export async function startGrpcPeer(options: { tls?: boolean; reflection?: boolean } = {}): Promise<GrpcPeer> {
+/**
+ * `acceptEncoding`: the grpc-accept-encoding every answer's headers say (by a server interceptor;
+ * grpc-js's own is identity,deflate,gzip), as a server that takes fewer encodings answers.
+ */
+export async function startGrpcPeer(options: { tls?: boolean; reflection?: boolean; acceptEncoding?: string } = {}): Promise<GrpcPeer> {
   const definition = protoLoader.loadSync(ECHO_PROTO, { longs: String, enums: String, defaults: true, includeDirs: [path.dirname(ECHO_PROTO)] });
   const loaded = grpc.loadPackageDefinition(definition) as unknown as { ferry: { test: { Echo: grpc.ServiceClientConstructor } } };
-  const server = new grpc.Server();
+  const { acceptEncoding } = options;
+  const saysEncodings: grpc.ServerInterceptor = (_method, call) =>
+    new grpc.ServerInterceptingCall(call, {
+      sendMetadata: (metadata, next) => {
+        metadata.set('grpc-accept-encoding', acceptEncoding!);
+        next(metadata);
+      },
+    });
+  const server = new grpc.Server(acceptEncoding === undefined ? {} : { interceptors: [saysEncodings] });
   const seen: grpc.Metadata[] = [];
   server.addService(loaded.ferry.test.Echo.service, {
     Say: (call: grpc.ServerUnaryCall<Message, unknown>, callback: grpc.sendUnaryData<unknown>) => {

@@ -21,7 +21,7 @@ import type { ConnectionEnd, StreamMessage } from '../../src/protocols/index.js'
 import { Session } from '../../src/session/index.js';
 import { ECHO_PROTO, startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
 import { startFrameRelay } from '../protocols/grpc-frames.js';
-import { startHeaderLimitPeer } from '../protocols/grpc-header-limit.js';
+import { startHeaderLimitPeer, startHeaderLimitRelay } from '../protocols/grpc-header-limit.js';
 import { openedWorkspace } from '../runner/workspace.js';
 
 const closers: Array<() => Promise<void> | void> = [];
@@ -433,6 +433,30 @@ describe('live gRPC calls (Session.connect)', () => {
       expect(r.end).toEqual({ by: 'peer', message: end });
     }
     expect(peer.fields).toEqual([128, 129, 129, 128]);
+  });
+
+  it("after server reflection, a live call's count leaves out grpc-encoding when grpc-js no longer sends it (the server's answers take identity only)", async () => {
+    const peer = await startGrpcPeer({ acceptEncoding: 'identity' });
+    closers.push(() => peer.close());
+    const chat = '/ferry.test.Echo/Chat';
+    const relay = await startHeaderLimitRelay(peer.port, chat);
+    closers.push(() => relay.close());
+    // 119 entries, gzip: reflection's first call 130 fields (grpc-encoding, and grpc-timeout: reflection has timeoutMs), the method's 128 (no deadline, no grpc-encoding).
+    const headers = [{ key: 'x-costly', value: 'yes' }, ...Array.from({ length: 118 }, (_, i) => ({ key: `x-h${i}`, value: 'v' })), { key: 'grpc-encoding', value: 'gzip' }];
+    const { ws, data } = await openedWorkspace({ 'requests/Chat.yaml': { name: 'Chat', kind: 'grpc', url: relay.url, method: 'ferry.test.Echo/Chat', headers } });
+    const s = await Session.open({ workspace: ws, dataFolder: data, settings: DEFAULT_SETTINGS });
+    closers.push(() => void s.close());
+    const r = recorder();
+    await s.connect('Chat', r);
+    await r.until(() => r.end !== undefined, 'the end of Chat');
+    const host = relay.url.slice('grpc://'.length);
+    expect(r.end).toEqual({ by: 'peer', message: `8 RESOURCE_EXHAUSTED: Ferry's gRPC client ended the call, as the server sent no status: the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): the answer's headers or trailers from ${host} are more than the client reads (at most 128 fields), or the server found the call too costly; have the server send fewer metadata entries` });
+    expect(relay.calls[0]!.names).toContain('grpc-encoding');
+    expect(relay.calls[0]!.names).toHaveLength(130);
+    const sent = relay.calls.filter((c) => c.path === chat).map((c) => c.names);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).not.toContain('grpc-encoding');
+    expect(sent[0]).toHaveLength(128);
   });
 
   it('statuses a send rewords are reworded the same on a live call: a message marked compressed without an encoding, a grpc-status that is not a number, a client stream ended OK without its answer', async () => {

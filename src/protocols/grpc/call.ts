@@ -30,7 +30,7 @@ import { endedAtDeadline, reachedServer, type CallWhere } from './client-status.
 import { readStatus, statusName } from './status.js';
 import { maxResponseBytes } from '../response-limit.js';
 import { maxMessageBytes, streamTooLarge, tooLargeForUs } from './answer-limit.js';
-import { compressionOptions } from './compression.js';
+import { channelEncoding, compressionOptions, sendsEncoding } from './compression.js';
 import { notGrpcAnswer } from './answer-type.js';
 import { withoutIpServername } from './tls-name.js';
 
@@ -42,8 +42,8 @@ export interface OpenedChannel {
   credentials: grpc.ChannelCredentials;
   channel: grpc.Channel;
   proxy?: string;
-  /** Whether the call's messages are compressed (the request's grpc-encoding): grpc-js then sends a header of its own. */
-  compressed: boolean;
+  /** How the channel's calls compress their messages (the request's grpc-encoding), which grpc-js says in a header of its own; undefined: not at all. */
+  encoding: 'gzip' | 'deflate' | undefined;
 }
 
 /**
@@ -62,7 +62,7 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
   }
   // Before the channel: a refused grpc-encoding must not leave one open.
   const compression = compressionOptions(prepared.headers);
-  const compressed = compression['grpc.default_compression_algorithm'] !== undefined;
+  const encoding = channelEncoding(compression);
   const secure = url.protocol === 'grpcs:';
   const host = callAuthority(url);
   const verify = prepared.settings?.verifyTls !== false;
@@ -72,14 +72,19 @@ export function openChannel(prepared: PreparedRequest, context: SendContext): Op
     : grpc.credentials.createInsecure();
   const options: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxMessageBytes(context.maxResponseMb), 'grpc.primary_user_agent': 'ferry', 'grpc.enable_http_proxy': 0, ...ONE_ATTEMPT, ...compression };
   const proxy = context.agents.proxyFor(new URL(`${secure ? 'https' : 'http'}://${host}`), prepared.settings?.proxy === false);
-  if (!proxy) return { host, credentials, channel: new grpc.Channel(host, credentials, options), compressed };
+  if (!proxy) return { host, credentials, channel: new grpc.Channel(host, credentials, options), encoding };
   const tunnel = proxiedChannel(host, url.hostname, proxy, options);
-  return { host, credentials, channel: new grpc.Channel(tunnel.target, credentials, tunnel.options), proxy, compressed };
+  return { host, credentials, channel: new grpc.Channel(tunnel.target, credentials, tunnel.options), proxy, encoding };
 }
 
-/** What the words of a status grpc-js made up need (client-status.ts): the server, the time limit, the headers the call sent. `deadline`: whether the call has one (a live call has none). */
+/**
+ * What the words of a status grpc-js made up need (client-status.ts): the server, the time limit,
+ * the headers the call sends. `deadline`: whether the call has one (a live call has none). Taken
+ * just before the call starts, after server reflection's calls, whose answers may have turned the
+ * channel's compression off (compression.ts `sendsEncoding`).
+ */
 export function callWhere(opened: OpenedChannel, metadata: grpc.Metadata, timeoutMs: number, deadline: boolean): CallWhere {
-  return { host: opened.host, timeoutMs, sentEntries: metadataPairs(metadata).length, deadline, compressed: opened.compressed };
+  return { host: opened.host, timeoutMs, sentEntries: metadataPairs(metadata).length, deadline, compressed: sendsEncoding(opened.channel, opened.encoding) };
 }
 
 /**
@@ -138,6 +143,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
   try {
     const { definition, def, callType, service, method } = await loadMethod(prepared, context, opened, metadata, signal);
     const requests = parseMessages(bodyText(prepared), def.requestStream).map((m, i, all) => encode(def, definition, m, all.length > 1 ? i : undefined));
+    const where = callWhere(opened, metadata, timeoutMs, deadline !== undefined);
     const answer = await exchange({ channel, credentials, host, def, definition, callType, requests, metadata, interceptors: signingInterceptors(prepared), deadline, stream: prepared.stream, signal, started, maxResponseMb: context.maxResponseMb });
     if (answer.cancelled) throw cancelledError();
     if (answer.broken) throw answer.broken;
@@ -150,7 +156,7 @@ export async function sendGrpc(prepared: PreparedRequest, context: SendContext, 
       const error = failure(statusName(answer.status.code), answer.status.details, host, timeoutMs, answer.connected, proxy);
       if (error) throw error;
     }
-    return result(answer, { url: prepared.url, service, method, callType, started, where: callWhere(opened, metadata, timeoutMs, deadline !== undefined) });
+    return result(answer, { url: prepared.url, service, method, callType, started, where });
   } finally {
     channel.close();
   }

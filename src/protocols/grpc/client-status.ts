@@ -22,7 +22,7 @@ export interface CallWhere {
   sentEntries?: number;
   /** Whether the call had a deadline, which grpc-js sends as grpc-timeout (a live call has none). */
   deadline?: boolean;
-  /** Whether its messages were compressed (compression.ts), which grpc-js says in grpc-encoding. */
+  /** Whether grpc-js sent grpc-encoding, compressing its messages (compression.ts `sendsEncoding`). */
   compressed?: boolean;
 }
 

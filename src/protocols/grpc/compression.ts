@@ -19,6 +19,32 @@ export function compressionOptions(headers: readonly PreparedHeader[]): grpc.Cha
   return { 'grpc.default_compression_algorithm': grpc.compressionAlgorithms[encoding] };
 }
 
+/** The encoding a channel opened with `options` (compressionOptions) compresses with: gzip or deflate, or undefined for none. */
+export function channelEncoding(options: grpc.ChannelOptions): 'gzip' | 'deflate' | undefined {
+  const algorithm = options['grpc.default_compression_algorithm'] as grpc.compressionAlgorithms | undefined;
+  return algorithm === grpc.compressionAlgorithms.gzip ? 'gzip' : algorithm === grpc.compressionAlgorithms.deflate ? 'deflate' : undefined;
+}
+
+/** grpc-js's state shared by the calls of a channel (its compression filter's, not in its API). */
+interface ChannelInternals {
+  internalChannel?: { filterStackFactory?: { factories?: Array<{ sharedFilterConfig?: { serverSupportedEncodingHeader?: string } }> } };
+}
+
+/**
+ * Whether grpc-js sends `grpc-encoding` (and compresses) on the next call over `channel`, which
+ * compresses with `encoding`. A call's answer naming in its grpc-accept-encoding the encodings
+ * the server takes, without this one, makes grpc-js send every later call of the channel
+ * uncompressed, without the header: the method's call after server reflection's calls. Read
+ * where grpc-js keeps it, by its own rule (1.14's compression-filter.js); where that is not found (another
+ * grpc-js), the header is taken as sent.
+ */
+export function sendsEncoding(channel: grpc.Channel, encoding: string | undefined): boolean {
+  if (encoding === undefined) return false;
+  const factories = (channel as unknown as ChannelInternals).internalChannel?.filterStackFactory?.factories ?? [];
+  const accepted = factories.find((f) => f.sharedFilterConfig !== undefined)?.sharedFilterConfig?.serverSupportedEncodingHeader;
+  return accepted === undefined || accepted.split(',').includes(encoding);
+}
+
 /** The one encoding the request's `grpc-encoding` entries name (case aside), if any. */
 function requestEncoding(headers: readonly PreparedHeader[]): Encoding | undefined {
   const entries = headers.filter((h) => h.name.toLowerCase() === 'grpc-encoding');
