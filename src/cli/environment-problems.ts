@@ -1,5 +1,5 @@
 /** What `ferry env ls` and `ferry secret ls` say about environment files they cannot list. */
-import { ENVIRONMENTS_DIR, formatWarning, isSubfolderWarning, type Workspace } from '../workspace/index.js';
+import { ENVIRONMENTS_DIR, formatWarning, isSkippedEntry, isSubfolderWarning, type Workspace } from '../workspace/index.js';
 
 /**
  * The problems of environment files (spec 2.1.9: a file that does not parse is shown with its
@@ -13,8 +13,9 @@ export function environmentProblems(ws: Workspace, listed: readonly string[]): s
     .filter((w) => w.file.startsWith(prefix))
     .map((w) => {
       // Only an environment file (.yaml) that does not read is left out of the list; a subfolder,
-      // a .yml file or a Postman export is no environment yet, and its warning says what to do.
-      const left = /\.yaml$/i.test(w.file) && !isSubfolderWarning(w) && !ids.has(w.file.slice(prefix.length).replace(/\.yaml$/i, '')) && !/skipped\.$/.test(w.message);
+      // a .yml file or a Postman export is no environment yet, and a link, pipe or socket has
+      // nothing to fix: their warnings say what to do.
+      const left = /\.yaml$/i.test(w.file) && !isSubfolderWarning(w) && !isSkippedEntry(w) && !ids.has(w.file.slice(prefix.length).replace(/\.yaml$/i, ''));
       return `ferry: ${formatWarning(w)}${left ? ' (not listed: fix the file to use it)' : ''}`;
     });
 }

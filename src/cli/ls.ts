@@ -326,7 +326,7 @@ function flatten(folder: Listed): Array<Record<string, unknown>> {
   for (const child of folder.children) {
     if (child.type === 'folder') out.push(...flatten(child));
     else if (child.type === 'request') out.push({ path: child.path, name: child.request.name, kind: child.request.kind, method: child.request.method, ...(child.request.openapi?.removed === true ? { removedFromSpec: true } : {}) });
-    else out.push({ path: child.path, broken: true, warning: child.warning.message });
+    else out.push({ path: child.path, broken: true, warning: child.warning.message, ...(child.warning.code ? { code: child.warning.code } : {}) });
   }
   return out;
 }

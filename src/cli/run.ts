@@ -25,7 +25,7 @@ import {
   type RunItem,
 } from '../runner/index.js';
 import { Session } from '../session/index.js';
-import { REQUESTS_LINK_MESSAGE, type Workspace } from '../workspace/index.js';
+import { isLinkedRequestsFolder, type Workspace } from '../workspace/index.js';
 import { parseVarOptions, VarOptionError } from '../template/index.js';
 import { DataFileError, readDataFile, RunError, type DataRow } from '../variables/index.js';
 import { fromShellPaths, openWorkspaceFor, type CliContext } from './context.js';
@@ -275,7 +275,8 @@ async function runCommand(paths: string[], flags: RunFlags & { envVar?: string[]
 function selectionFailure(error: unknown, ws: Workspace, bail = false, paths: readonly string[] = []): unknown {
   if (!(error instanceof SelectError)) return error;
   // Nothing found because requests/ is a link: that is the message, not "no request".
-  if (ws.warnings.some((w) => w.message === REQUESTS_LINK_MESSAGE)) return new CliError(REQUESTS_LINK_MESSAGE);
+  const linked = ws.warnings.find(isLinkedRequestsFolder);
+  if (linked) return new CliError(linked.message);
   const modifier = bail ? paths.find((p) => /^(failure|folder)(,(failure|folder))*$/i.test(p) && error.message.includes(`"${p}"`)) : undefined;
   const hint = modifier ? ` --bail takes no value in Ferry (it stops at the first failed request or test, as Newman's --bail failure): leave out "${modifier}".` : '';
   return new CliError(`${error.message}${hint}`);

@@ -10,6 +10,7 @@ export * from './requests.js';
 export { readResource, parseYamlData } from './read-resource.js';
 export { formatWarning } from './warning-text.js';
 export { isSubfolderWarning } from './unread-entries.js';
+export { isSkippedEntry, WARNING_CODES, type WarningCode } from './warning-code.js';
 export { parseYaml, renderYaml, positionOf, MAX_ALIAS_COUNT } from './yaml-file.js';
 export { editYaml } from './yaml-edit.js';
 export { sectionSource, withSectionSource } from './yaml-section.js';

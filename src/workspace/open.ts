@@ -267,7 +267,7 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
   const noVersion = () => warnings.push({ file: WORKSPACE_FILE, line: 1, column: 1, message: `no version: read as format version ${FORMAT_VERSION}. Add the line \`version: ${FORMAT_VERSION}\` (Ferry writes it the next time it saves this file).` });
   // A misspelt field (`varaibles:`) is kept but does nothing: said wherever the workspace's warnings are shown.
   const unknown = unknownFieldsWarning('workspace', WORKSPACE_FILE, file);
-  if (unknown) warnings.push({ file: WORKSPACE_FILE, message: unknown.slice(WORKSPACE_FILE.length + 2) });
+  if (unknown) warnings.push({ file: WORKSPACE_FILE, message: unknown.slice(WORKSPACE_FILE.length + 2), code: 'unknown-fields' });
   if (file.version !== FORMAT_VERSION) {
     const { parseYaml, positionOf } = await loadParsing();
     const yamlText = parseYaml(text);
@@ -380,7 +380,7 @@ async function readEntries<T extends { seq?: number }>(root: string, dir: string
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') warnings.push({ file: dir, message: `${dir}/ cannot be read (${fileProblemReason(error)}).` });
+    if (code !== 'ENOENT') warnings.push({ file: dir, message: `${dir}/ cannot be read (${fileProblemReason(error)}).`, code: 'unreadable' });
     return [];
   }
   const results = await Promise.all(

@@ -6,6 +6,7 @@ import { MAX_ALIAS_COUNT, parseYaml, positionOf, type YamlSyntaxError } from './
 import { checkDisplayName, MAX_NAME_LENGTH } from './names.js';
 import { notUtf8Name } from '../support/system-error.js';
 import type { Warning } from './types.js';
+import type { WarningCode } from './warning-code.js';
 import { yamlLibrary as yaml } from '../support/yaml-library.js';
 import { loadPlainYaml } from '../support/plain-yaml.js';
 import { sizeOverLimit } from '../support/human-units.js';
@@ -141,12 +142,12 @@ export function readSmallFile(absolute: string, relative: string): { ok: true; t
     fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') return fail(relative, 'is a symbolic link; Ferry never follows links, so it was skipped.');
+    if (code === 'ELOOP') return fail(relative, 'is a symbolic link; Ferry never follows links, so it was skipped.', 'symlink');
     const notUtf8 = code === 'ENOENT' ? notUtf8Name(relative) : undefined;
-    if (notUtf8) return { ok: false, warning: { file: relative, message: notUtf8 } };
-    if (code === 'ENOENT') return fail(relative, 'disappeared while the workspace was being read; reopen it to see the current state.');
-    if (code === 'EACCES' || code === 'EPERM') return fail(relative, 'cannot be read (permission denied); check the file permissions.');
-    return fail(relative, `cannot be read: ${(error as Error).message}`);
+    if (notUtf8) return { ok: false, warning: { file: relative, message: notUtf8, code: 'unreadable' } };
+    if (code === 'ENOENT') return fail(relative, 'disappeared while the workspace was being read; reopen it to see the current state.', 'unreadable');
+    if (code === 'EACCES' || code === 'EPERM') return fail(relative, 'cannot be read (permission denied); check the file permissions.', 'unreadable');
+    return fail(relative, `cannot be read: ${(error as Error).message}`, 'unreadable');
   }
   try {
     // Most files fit the shared buffer: one read, no fstat, no buffer of their own. A read that
@@ -154,7 +155,7 @@ export function readSmallFile(absolute: string, relative: string): { ok: true; t
     const first = readSync(fd, READ_BUFFER, 0, READ_BUFFER.length, 0);
     if (first < READ_BUFFER.length) return { ok: true, text: READ_BUFFER.toString('utf8', 0, first) };
     const size = fstatSync(fd).size;
-    if (size > MAX_YAML_BYTES) return fail(relative, `is ${sizeOverLimit(size, MAX_YAML_BYTES)}; YAML files over 50 MB are not read.`);
+    if (size > MAX_YAML_BYTES) return fail(relative, `is ${sizeOverLimit(size, MAX_YAML_BYTES)}; YAML files over 50 MB are not read.`, 'too-large');
     const buffer = Buffer.allocUnsafe(size);
     let offset = 0;
     while (offset < size) {
@@ -164,7 +165,7 @@ export function readSmallFile(absolute: string, relative: string): { ok: true; t
     }
     return { ok: true, text: buffer.toString('utf8', 0, offset) };
   } catch (error) {
-    return fail(relative, `cannot be read: ${(error as Error).message}`);
+    return fail(relative, `cannot be read: ${(error as Error).message}`, 'unreadable');
   } finally {
     closeSync(fd);
   }
@@ -173,8 +174,8 @@ export function readSmallFile(absolute: string, relative: string): { ok: true; t
 /** Reused by every synchronous read (one at a time: nothing yields between the read and the decoding). */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
-function fail(file: string, message: string): { ok: false; warning: Warning } {
-  return { ok: false, warning: { file, message: `${file} ${message}` } };
+function fail(file: string, message: string, code: WarningCode): { ok: false; warning: Warning } {
+  return { ok: false, warning: { file, message: `${file} ${message}`, code } };
 }
 
 /**

@@ -6,6 +6,7 @@ import { DEFAULT_SEQ } from '../model/constants.js';
 import type { FolderSummary, RequestFile, RequestSummary } from '../model/index.js';
 import type { ReadOutcomeOf } from './read-resource.js';
 import type { FolderNode, FolderSettings, TreeNode, Warning } from './types.js';
+import type { WarningCode } from './warning-code.js';
 
 export const MAX_TREE_DEPTH = 32;
 export const FOLDER_FILE = '_folder.yaml';
@@ -40,7 +41,7 @@ export function isYmlFile(name: string): boolean {
 export function ymlWarning(label: string): Warning | undefined {
   if (!isYmlFile(label)) return undefined;
   const renamed = `${path.posix.basename(label).slice(0, -4)}.yaml`;
-  return { file: label, message: `${label} is not read: Ferry reads .yaml files only. Rename it to ${renamed}.` };
+  return { file: label, message: `${label} is not read: Ferry reads .yaml files only. Rename it to ${renamed}.`, code: 'yml' };
 }
 
 export function stripYaml(name: string): string {
@@ -87,11 +88,12 @@ export function notAFolder(absolute: string): 'link' | { reason: string; fix: st
 export function notAFolderWarning(root: string, dir: string, words: { link: string; unread?: string }): Warning | undefined {
   const notFolder = notAFolder(path.join(root, dir));
   if (!notFolder) return undefined;
-  return { file: dir, message: notFolder === 'link' ? words.link : `${dir}/ ${CANNOT_BE_READ} (${notFolder.reason})${words.unread ?? ''}. ${notFolder.fix}` };
+  if (notFolder === 'link') return { file: dir, message: words.link, code: 'symlink' };
+  return { file: dir, message: `${dir}/ ${CANNOT_BE_READ} (${notFolder.reason})${words.unread ?? ''}. ${notFolder.fix}`, code: 'not-a-folder' };
 }
 
 /** `requests/` itself a link: nothing of the tree is read, so say what to do. */
-export const REQUESTS_LINK_MESSAGE = `${REQUESTS_DIR} is a symbolic link; Ferry never follows links, so no request was read. Put the real folder in its place (remove the link, then move or copy the folder it points to here as ${REQUESTS_DIR}/).`;
+const REQUESTS_LINK_MESSAGE = `${REQUESTS_DIR} is a symbolic link; Ferry never follows links, so no request was read. Put the real folder in its place (remove the link, then move or copy the folder it points to here as ${REQUESTS_DIR}/).`;
 
 /** True when `file` is a symbolic link (false when it is missing). */
 export function isSymbolicLink(file: string): boolean {
@@ -103,7 +105,12 @@ export function isSymbolicLink(file: string): boolean {
 }
 
 export function symlinkMessage(label: string): string {
-  return `${label} is a symbolic link; Ferry never follows links, so it was skipped.`;
+  return `${symlinkWords(label)}${SKIPPED}`;
+}
+
+/** `label is a symbolic link; Ferry never follows links`: the start of every message about one. */
+function symlinkWords(label: string): string {
+  return `${label} is a symbolic link; Ferry never follows links`;
 }
 
 /**
@@ -113,9 +120,10 @@ export function symlinkMessage(label: string): string {
  * environments/, servers/ and loadtests/, whatever its name, as a link is.
  */
 export function skippedEntryWarning(entry: Dirent, label: string): Warning | undefined {
-  if (entry.isSymbolicLink()) return { file: label, message: symlinkMessage(label) };
+  if (entry.isSymbolicLink()) return { file: label, message: symlinkMessage(label), code: 'symlink' };
   if (entry.isFile() || entry.isDirectory()) return undefined;
-  return { file: label, message: `${notRegularFile(label, specialFileWords(entry))}${SKIPPED} ${SPECIAL_FIX}` };
+  const code = specialFileCode(entry);
+  return { file: label, message: `${notRegularFile(label, SPECIAL_FILE_WORDS[code])}${SKIPPED} ${SPECIAL_FIX}`, code };
 }
 
 const SKIPPED = ', so it was skipped.';
@@ -129,22 +137,30 @@ export function notRegularFile(label: string, what: string): string {
 /** The file types Dirent and Stats both tell. */
 type FileType = Pick<Dirent, 'isFIFO' | 'isSocket' | 'isBlockDevice' | 'isCharacterDevice'>;
 
+/** The warning code of a file that is neither a regular file, a folder nor a link. */
+type SpecialFileCode = Extract<WarningCode, 'fifo' | 'socket' | 'device' | 'unknown-type'>;
+
+function specialFileCode(entry: FileType): SpecialFileCode {
+  return entry.isFIFO() ? 'fifo' : entry.isSocket() ? 'socket' : entry.isBlockDevice() || entry.isCharacterDevice() ? 'device' : 'unknown-type';
+}
+
+const SPECIAL_FILE_WORDS: Record<SpecialFileCode, string> = { fifo: 'a named pipe', socket: 'a socket', device: 'a device', 'unknown-type': 'of an unknown type' };
+
 /** What a file that is neither a regular file, a folder nor a link is, in the words every message about one uses. */
 export function specialFileWords(entry: FileType): string {
-  return entry.isFIFO() ? 'a named pipe' : entry.isSocket() ? 'a socket' : entry.isBlockDevice() || entry.isCharacterDevice() ? 'a device' : 'of an unknown type';
+  return SPECIAL_FILE_WORDS[specialFileCode(entry)];
 }
 
 /**
- * A skipped entry's warning (a link, pipe, socket or device, `skippedEntryWarning`) as the reason
- * a named item cannot be used, without "so it was skipped" (`servers/m.yaml is a named pipe, not
- * a regular file; Ferry reads regular files only`); undefined for any other warning.
+ * A skipped entry's warning (a link, pipe, socket or device: its code) as the reason a named item
+ * cannot be used, without "so it was skipped" (`servers/m.yaml is a named pipe, not a regular
+ * file; Ferry reads regular files only`); undefined for any other warning. Made from the code and
+ * the path, in the words of the warning, never read back from them.
  */
 export function skippedEntryReason(warning: Warning): string | undefined {
-  const { file, message } = warning;
-  const skippedAt = message.indexOf(SKIPPED);
-  if (!message.startsWith(`${file} is `) || skippedAt < 0) return undefined;
-  if (message !== symlinkMessage(file) && !message.endsWith(`${SKIPPED} ${SPECIAL_FIX}`)) return undefined;
-  return message.slice(0, skippedAt);
+  const { file, code } = warning;
+  if (code === 'symlink') return symlinkWords(file);
+  return code !== undefined && Object.hasOwn(SPECIAL_FILE_WORDS, code) ? notRegularFile(file, SPECIAL_FILE_WORDS[code as SpecialFileCode]) : undefined;
 }
 
 /** The entries of a folder under `requests/` (none when it is missing; a warning when unreadable). */
@@ -157,10 +173,17 @@ export function listFolder(root: string, relPath: string, warnings: Warning[]): 
 
 /**
  * Whether `warning` says `requests/` itself could not be listed, or was not because it is a
- * symbolic link (a run of nothing would pass).
+ * symbolic link or no folder (a run of nothing would pass).
  */
 export function isUnreadableRequestsFolder(warning: Warning): boolean {
-  return warning.file === REQUESTS_DIR && (warning.message === REQUESTS_LINK_MESSAGE || warning.message.startsWith(`${REQUESTS_DIR}/ ${CANNOT_BE_READ} (`));
+  return warning.file === REQUESTS_DIR && UNREAD_FOLDER.has(warning.code);
+}
+
+const UNREAD_FOLDER: ReadonlySet<WarningCode | undefined> = new Set<WarningCode>(['symlink', 'not-a-folder', 'unreadable']);
+
+/** Whether `warning` says `requests/` itself is a symbolic link (not followed, so no request was read). */
+export function isLinkedRequestsFolder(warning: Warning): boolean {
+  return warning.file === REQUESTS_DIR && warning.code === 'symlink';
 }
 
 const CANNOT_BE_READ = 'cannot be read';
@@ -174,10 +197,10 @@ function listFolderOrProblem(root: string, relPath: string): Dirent[] | Warning 
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       const notUtf8 = notUtf8Name(label);
-      return notUtf8 ? { file: label, message: notUtf8 } : undefined;
+      return notUtf8 ? { file: label, message: notUtf8, code: 'unreadable' } : undefined;
     }
     const fix = code === 'EACCES' || code === 'EPERM' ? " Check the folder's permissions." : code === 'ENOTDIR' ? ' Make it a folder.' : '';
-    return { file: label, message: `${label}/ ${CANNOT_BE_READ} (${fileProblemReason(error)}); its requests were not read.${fix}` };
+    return { file: label, message: `${label}/ ${CANNOT_BE_READ} (${fileProblemReason(error)}); its requests were not read.${fix}`, code: 'unreadable' };
   }
 }
 
@@ -200,7 +223,7 @@ export function folderNode<R extends RequestSummary>(root: string, relPath: stri
     if (outcome.warning) warnings.push(outcome.warning);
   } else if (folderFile) {
     const file = `${REQUESTS_DIR}/${folderFile.name}`;
-    warnings.push({ file, message: `${file} is not read: the collection root has no folder settings; put them in ferry.yaml (auth, headers, scripts).` });
+    warnings.push({ file, message: `${file} is not read: the collection root has no folder settings; put them in ferry.yaml (auth, headers, scripts).`, code: 'root-folder-file' });
   }
   const name = relPath === '' ? '' : settings.name ?? path.posix.basename(relPath);
   return { type: 'folder', path: relPath, name, settings, children: [] };
@@ -224,7 +247,7 @@ export function readFolder<R extends RequestSummary>(root: string, relPath: stri
     }
     if (entry.isDirectory()) {
       if (depth + 1 > MAX_TREE_DEPTH) {
-        warnings.push({ file: childLabel, message: `${childLabel} is deeper than ${MAX_TREE_DEPTH} folder levels and was not read.` });
+        warnings.push({ file: childLabel, message: `${childLabel} is deeper than ${MAX_TREE_DEPTH} folder levels and was not read.`, code: 'too-deep' });
         continue;
       }
       // A folder that cannot be listed is a broken item, as a file that cannot be read: a run that

@@ -1,5 +1,6 @@
 /** The in-memory shape of an opened workspace. */
 import type { EnvironmentFile, EnvironmentSummary, FolderFile, FolderSummary, LoadTestFile, LoadTestSummary, RequestFile, RequestSummary, ServerFile, ServerSummary, WorkspaceFile, WorkspaceSummary } from '../model/index.js';
+import type { WarningCode } from './warning-code.js';
 
 export interface Warning {
   /** Path relative to the workspace folder, with `/` separators. */
@@ -9,6 +10,8 @@ export interface Warning {
   message: string;
   /** When the file has several problems: every one (`field: message`), the first being the one `message` names. */
   problems?: string[];
+  /** Why the file or folder was not read, for programs (warning-code.ts); none for a problem with what a file says. */
+  code?: WarningCode;
 }
 
 /** `request` is the whole request, or only its summary in a workspace opened as a listing (`OpenOptions.listing`, `ferry ls`). */

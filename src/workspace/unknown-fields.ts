@@ -14,7 +14,7 @@ export function unknownFieldsWarnings(ws: Workspace): Warning[] {
   const add = (kind: ResourceKind, file: string, value: unknown) => {
     const message = unknownFieldsMessage(kind, file, unknownFieldNotes(kind, value));
     // As ferry.yaml's: the words after the path, which formatWarning puts back.
-    if (message) warnings.push({ file, message: message.slice(file.length + 2) });
+    if (message) warnings.push({ file, message: message.slice(file.length + 2), code: 'unknown-fields' });
   };
   // Named as a run names them (runner/run.ts), whatever the case of the folder file's name.
   for (const folder of walkFolders(ws.tree)) add('folder', `${REQUESTS_DIR}/${folder.path}/${FOLDER_FILE}`, folder.settings);

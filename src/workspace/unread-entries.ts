@@ -31,6 +31,7 @@ export async function subfolderWarning(root: string, dir: string, name: string):
   return {
     file: label,
     message: `${label}/ ${NOT_READ} Ferry reads ${items} from the .yaml files directly in ${dir}/ (the file name is the id), not from its subfolders, and this one holds ${found}. Move the files up into ${dir}/, or start the folder's name with a dot if it is not meant for Ferry.`,
+    code: 'subfolder',
   };
 }
 
@@ -38,7 +39,7 @@ const NOT_READ = 'is not read:';
 
 /** Whether `warning` is one of `subfolderWarning`'s (a folder, not a file, was left out). */
 export function isSubfolderWarning(warning: Warning): boolean {
-  return warning.message.startsWith(`${warning.file}/ ${NOT_READ} `);
+  return warning.code === 'subfolder';
 }
 
 /**
@@ -89,7 +90,7 @@ export function postmanExportWarning(dir: string, name: string): Warning | undef
   if (kind === undefined) return undefined;
   const label = `${dir}/${name}`;
   const what = kind === 'collection' ? 'a Postman collection export' : kind === 'globals' ? 'a Postman globals export' : 'a Postman environment export';
-  return { file: label, message: `${label} ${NOT_READ} it is ${what}, and Ferry reads its own .yaml files only. Import it with \`ferry import ${commandArg(label)}\`, then delete the export.` };
+  return { file: label, message: `${label} ${NOT_READ} it is ${what}, and Ferry reads its own .yaml files only. Import it with \`ferry import ${commandArg(label)}\`, then delete the export.`, code: 'postman-export' };
 }
 
 /** The folders whose names Ferry reads exactly (2.1.2), lower case. */
@@ -107,7 +108,7 @@ export async function caseMisnamedFolderWarnings(root: string): Promise<Warning[
   for (const entry of entries) {
     const meant = RESOURCE_FOLDERS.find((name) => name === entry.name.toLowerCase());
     if (!meant || meant === entry.name || !entry.isDirectory()) continue;
-    warnings.push({ file: entry.name, message: `${entry.name}/ ${MISNAMED} ${meant}/ in lower case: on a file system that tells case apart (Linux, most CI) it is not read, so the workspace works on some computers only. Rename it to ${meant}/ (moving its files into ${meant}/ if that exists too).` });
+    warnings.push({ file: entry.name, message: `${entry.name}/ ${MISNAMED} ${meant}/ in lower case: on a file system that tells case apart (Linux, most CI) it is not read, so the workspace works on some computers only. Rename it to ${meant}/ (moving its files into ${meant}/ if that exists too).`, code: 'misnamed-folder' });
   }
   return warnings;
 }
@@ -116,5 +117,5 @@ const MISNAMED = 'must be named';
 
 /** Whether `warning` is one of `caseMisnamedFolderWarnings`'. */
 export function isCaseMisnamedFolderWarning(warning: Warning): boolean {
-  return warning.message.startsWith(`${warning.file}/ ${MISNAMED} `);
+  return warning.code === 'misnamed-folder';
 }

@@ -9,5 +9,5 @@ export function formatWarning(warning: Warning): string {
 
 /** Whether `warning` names fields the format does not have (kept, never read: `unknownFieldsWarning`), not a problem that stops a file. */
 export function isUnknownFieldsWarning(warning: Warning): boolean {
-  return warning.message.startsWith('fields that ');
+  return warning.code === 'unknown-fields';
 }

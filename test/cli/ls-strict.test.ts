@@ -73,7 +73,7 @@ describe('ferry ls --strict', () => {
     expect(json.code).toBe(1);
     const listed = JSON.parse(json.stdout) as Array<{ file: string; message: string; problems: string[] }>;
     expect(listed.map((w) => w.file)).toEqual(['environments/local.yaml', 'environments/local.yaml', 'ferry.yaml', 'loadtests/smoke.yaml', 'requests/Broken.yaml', 'requests/Shop/_folder.yaml', 'requests/Shop/get.yaml', 'servers/mock.yaml']);
-    expect(listed[6]).toEqual({ file: 'requests/Shop/get.yaml', message: UNKNOWN.request.slice('requests/Shop/get.yaml: '.length), problems: [UNKNOWN.request.slice('requests/Shop/get.yaml: '.length)] });
+    expect(listed[6]).toEqual({ file: 'requests/Shop/get.yaml', message: UNKNOWN.request.slice('requests/Shop/get.yaml: '.length), problems: [UNKNOWN.request.slice('requests/Shop/get.yaml: '.length)], code: 'unknown-fields' });
   });
 
   it('says a field as a run of the file says it', async () => {

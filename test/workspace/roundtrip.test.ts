@@ -25,7 +25,7 @@ describe('round trip of hand-written files using every field', () => {
   it('the whole fixture opens without warnings but for the newer format field kept in ferry.yaml', async () => {
     const ws = await openWorkspace(await copyFixture('full'));
     // Kept on purpose, and said: a field this Ferry does not have does nothing (docs/workspace.md).
-    expect(ws.warnings).toEqual([{ file: 'ferry.yaml', message: 'fields that ferry.yaml does not have are ignored: futureField.' }]);
+    expect(ws.warnings).toEqual([{ file: 'ferry.yaml', message: 'fields that ferry.yaml does not have are ignored: futureField.', code: 'unknown-fields' }]);
     expect(ws.id).toBe('full-fixture_01');
     expect(ws.environments.map((e) => e.id)).toEqual(['staging']);
     expect(ws.servers[0]!.value.http!.routes[0]!.fault).toBe('reset');
