@@ -2,7 +2,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
-import { Server, type Socket } from 'socket.io';
+import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestKind, SendError } from '../../src/protocols/index.js';
 import { describeKindCases, sendWith, type RunningPeer } from './kind-cases.js';
@@ -10,6 +10,7 @@ import { requestSchema } from '../../src/model/index.js';
 import { closedPort, nginxMissing, startNginx, testCertificate } from '../support/servers/index.js';
 import { binaryBodyFile, failure, received, sendRequest } from './streaming-send.js';
 import { floodPings, frame, rawPeer } from './raw-websocket-peer.js';
+import { rawPollingPeer, rawWebSocketIoPeer } from './raw-engineio-peer.js';
 import { awsV4Check, hawkCheck } from '../support/auth-checks.js';
 import { listenOnBadPort, NO_BAD_PORT } from '../support/bad-port.js';
 
@@ -215,28 +216,62 @@ describe('socketio requests', () => {
   it('a server sending a packet Socket.IO or Engine.IO cannot parse fails the request (it passed as the server closing), on both transports', async () => {
     const server = http.createServer();
     const io = new Server(server);
-    // What each namespace's server writes when the client's first event comes: raw Engine.IO message
-    // data. Only then: socket.io-client takes its CONNECT answer a tick late, so a bad packet read in
-    // the same step (one long-polling payload on a loaded machine) would fail the handshake instead.
-    const onReady = (write: (socket: Socket) => void) => (socket: Socket) => socket.on('ready', () => write(socket));
-    io.of('/badjson').on('connection', onReady((socket) => socket.conn.write('2["x", {')));
-    io.of('/badtype').on('connection', onReady((socket) => socket.conn.write('9["x"]')));
+    // What each namespace's server writes as the client joins, right after its CONNECT answer (often
+    // in the same long-polling payload; the next test makes sure of that): raw Engine.IO message data.
+    io.of('/badjson').on('connection', (socket) => socket.conn.write('2["x", {'));
+    io.of('/badtype').on('connection', (socket) => socket.conn.write('9["x"]'));
     // An Engine.IO packet of a type that does not exist (sendPacket is private in engine.io's types).
-    io.of('/engine').on('connection', onReady((socket) => (socket.conn as unknown as { sendPacket(type: string): void }).sendPacket('bogus')));
+    io.of('/engine').on('connection', (socket) => (socket.conn as unknown as { sendPacket(type: string): void }).sendPacket('bogus'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       for (const transport of ['websocket', 'polling']) {
         for (const [namespace, why] of [['badjson', 'invalid payload'], ['badtype', 'unknown packet type 9']]) {
-          const error = await failure(sendRequest('socketio', { url: `http://${host}/${namespace}`, socketio: { transport, event: 'ready' }, body: { type: 'json', text: '[]' }, settings: { stream: { timeoutMs: 5000 } } }));
+          const error = await failure(sendRequest('socketio', { url: `http://${host}/${namespace}`, socketio: { transport }, settings: { stream: { timeoutMs: 5000 } } }));
           expect(error.message).toBe(`${host} broke the Socket.IO protocol: it sent a packet that cannot be parsed (${why}), so Ferry closed the connection.`);
         }
-        const engine = await failure(sendRequest('socketio', { url: `http://${host}/engine`, socketio: { transport, event: 'ready' }, body: { type: 'json', text: '[]' }, settings: { stream: { timeoutMs: 5000 } } }));
+        const engine = await failure(sendRequest('socketio', { url: `http://${host}/engine`, socketio: { transport }, settings: { stream: { timeoutMs: 5000 } } }));
         expect(engine.message).toBe(`${host} broke the Engine.IO protocol (under Socket.IO): it sent a packet that cannot be parsed (parser error), so Ferry closed the connection.`);
       }
     } finally {
       await io.close();
       server.closeAllConnections();
+    }
+  });
+
+  it('a packet that cannot be parsed in the same read as the CONNECT answer is a broken protocol after connecting (an Engine.IO one was said to be no Socket.IO server), on both transports', async () => {
+    const cases: Array<[string, string]> = [
+      ['42["x", {', 'broke the Socket.IO protocol: it sent a packet that cannot be parsed (invalid payload), so Ferry closed the connection.'],
+      ['49["x"]', 'broke the Socket.IO protocol: it sent a packet that cannot be parsed (unknown packet type 9), so Ferry closed the connection.'],
+      ['9bogus', 'broke the Engine.IO protocol (under Socket.IO): it sent a packet that cannot be parsed (parser error), so Ferry closed the connection.'],
+    ];
+    for (const [transport, start] of [['polling', rawPollingPeer], ['websocket', rawWebSocketIoPeer]] as const) {
+      for (const [bad, words] of cases) {
+        const peer = await start(['40{"sid":"s1"}', bad]);
+        try {
+          const error = await failure(sendRequest('socketio', { url: peer.url, socketio: { transport }, settings: { timeoutMs: 5000, stream: { timeoutMs: 5000 } } }));
+          expect(`${transport} ${bad}: ${error.message}`).toBe(`${transport} ${bad}: ${peer.host} ${words}`);
+          expect((error as SendError).kind).toBe('protocol');
+        } finally {
+          peer.close();
+        }
+      }
+    }
+  });
+
+  it('events in the same read as the CONNECT answer are read after connecting, none lost, up to the server closing in that read too', async () => {
+    for (const transport of ['polling', 'websocket'] as const) {
+      const packets = ['40{"sid":"s1"}', '42["first",1]', '42["second",{"n":2}]'];
+      // Long-polling: Engine.IO's close packet ends the payload; WebSocket: a close frame ends the write.
+      const peer = transport === 'polling' ? await rawPollingPeer([...packets, '1']) : await rawWebSocketIoPeer([...packets, frame(0x8, Buffer.from([0x03, 0xe8]))]);
+      try {
+        const result = await sendRequest('socketio', { url: peer.url, socketio: { transport }, settings: { timeoutMs: 5000, stream: { timeoutMs: 5000 } } });
+        expect(received(result).map((m) => [m.event, m.text])).toEqual([['first', '1'], ['second', '{"n":2}']]);
+        expect(result.stream).toEqual({ events: 2, stoppedBy: 'closed' });
+        expect(result.outcome.text).toBe(`connected (${transport})`);
+      } finally {
+        peer.close();
+      }
     }
   });
 

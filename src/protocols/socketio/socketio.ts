@@ -4,7 +4,7 @@
  * body's arguments (its acknowledgement, with `ack`, read as a received `ack` event); read events
  * by the shared stop rule (`stream.event` = an event name).
  */
-import { Manager, type Socket } from 'socket.io-client';
+import type { Manager, Socket } from 'socket.io-client';
 import type { PreparedRequest } from '../../request/prepared.js';
 import type { ProtocolResult, SendContext } from '../kind.js';
 import { describeSocketError, errorCode, gatewayHint } from '../connection-errors.js';
@@ -21,6 +21,7 @@ import { boundedPolling, plainPoll, type PollRequest } from './polling.js';
 import { signedTransports } from './signed-transports.js';
 import { describeWebSocketError, NO_LIMIT_PAYLOAD } from '../websocket/websocket.js';
 import { webSocketTransport } from './websocket-transport.js';
+import { WireOrderManager } from './wire-order-manager.js';
 import { maxResponseBytes } from '../response-limit.js';
 
 interface SocketIoOptions {
@@ -81,7 +82,8 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
   const polling = (request: PollRequest) => boundedPolling(request, maxPayload(context), () => session.fail(tooLarge(url, context.maxResponseMb)));
   const names = TRANSPORTS[options.transport];
   const webSocket = webSocketTransport(url, (error) => session.fail(error));
-  const manager = new Manager(server.origin, {
+  // Packets reach the socket in the order the server sent them (wire-order-manager.ts).
+  const manager = new WireOrderManager(server.origin, {
     path: options.path || '/socket.io/',
     // A signed request signs each of the connection's requests (signed-transports.ts).
     transports: prepared.signEachHop ? signedTransports(prepared.signEachHop, prepared, context, names, webSocket, polling) : names.map((name) => (name === 'websocket' ? webSocket : polling(plainPoll))),
