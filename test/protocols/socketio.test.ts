@@ -275,6 +275,20 @@ describe('socketio requests', () => {
     }
   });
 
+  it('an event sent before the CONNECT answer is read once connected, before those after it (socket.io-client hands it on before saying connected, and it was lost)', async () => {
+    for (const transport of ['polling', 'websocket'] as const) {
+      const packets = ['42["early","before CONNECT"]', '40{"sid":"s1"}', '42["late",2]'];
+      const peer = transport === 'polling' ? await rawPollingPeer(packets) : await rawWebSocketIoPeer(packets);
+      try {
+        const result = await sendRequest('socketio', { url: peer.url, socketio: { transport, event: 'hello' }, settings: { timeoutMs: 5000, stream: { maxEvents: 2, timeoutMs: 5000 } } });
+        expect(result.messages!.map((m) => [m.direction, m.event])).toEqual([['received', 'early'], ['sent', 'hello'], ['received', 'late']]);
+        expect(result.stream!.stoppedBy).toBe('maxEvents');
+      } finally {
+        peer.close();
+      }
+    }
+  });
+
   it('a message past maxResponseMb over the WebSocket transport fails the request naming the setting (it was read whatever its size)', async () => {
     const server = http.createServer();
     const io = new Server(server, { maxHttpBufferSize: 1e8 });

@@ -109,7 +109,12 @@ function openSocketIo(prepared: PreparedRequest, context: SendContext, session: 
   manager.on('error', (error) => (lastTransportError = error));
 
   socket.on('connect', onConnect);
-  socket.onAny((event: string, ...received: unknown[]) => session.messages?.received(eventMessage(event, received)));
+  socket.onAny((event: string, ...received: unknown[]) => {
+    // Events the server sent before its CONNECT answer are handed on once connected, but before
+    // 'connect' is said: reading starts for them, so they are kept, first.
+    const messages = session.messages ?? (socket.connected && !session.isOver ? session.open() : undefined);
+    messages?.received(eventMessage(event, received));
+  });
   socket.on('connect_error', (error) => session.fail(describeConnectError(error, lastTransportError, url, options, tunnel.proxy)));
   socket.on('disconnect', (reason, description) => {
     opened.disconnected = reason;
