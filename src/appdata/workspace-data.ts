@@ -52,7 +52,8 @@ async function sealPlain(all: Record<string, Sealed | CachedToken>): Promise<voi
 /** Fields may be missing in a file written by hand or by an older Ferry. */
 interface State {
   activeEnvironment?: string;
-  scriptValues?: Record<string, Record<string, string>>;
+  /** JSON data as scripts set it (an older Ferry kept each as text). */
+  scriptValues?: Record<string, Record<string, unknown>>;
 }
 
 export class WorkspaceData {
@@ -152,7 +153,7 @@ export class WorkspaceData {
     });
   }
 
-  async scriptValues(scope: ScriptScope): Promise<Record<string, string>> {
+  async scriptValues(scope: ScriptScope): Promise<Record<string, unknown>> {
     return { ...((await this.state.read()).scriptValues?.[scope] ?? {}) };
   }
 
@@ -164,18 +165,16 @@ export class WorkspaceData {
       .filter((entry) => entry.names.length > 0);
   }
 
-  /** Applies script changes: a string sets, `null` unsets. */
-  async updateScriptValues(scope: ScriptScope, changes: Record<string, string | null>): Promise<void> {
-    if (Object.keys(changes).length === 0) return;
+  /** Applies script changes: `set` values (JSON data, `null` included) are stored, `unset` names removed. */
+  async updateScriptValues(scope: ScriptScope, set: Readonly<Record<string, unknown>>, unset: readonly string[] = []): Promise<void> {
+    if (Object.keys(set).length === 0 && unset.length === 0) return;
     await this.state.update((s) => {
       const all = (s.scriptValues ??= {});
       if (!Object.hasOwn(all, scope)) Object.defineProperty(all, scope, { value: {}, enumerable: true, writable: true, configurable: true });
       const values = all[scope]!;
-      for (const [key, value] of Object.entries(changes)) {
-        if (value === null) delete values[key];
-        // Defined, not assigned: `values.__proto__ = x` would change the prototype and save nothing.
-        else Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true });
-      }
+      for (const key of unset) delete values[key];
+      // Defined, not assigned: `values.__proto__ = x` would change the prototype and save nothing.
+      for (const [key, value] of Object.entries(set)) Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true });
     });
   }
 

@@ -9,7 +9,7 @@
  */
 import type { EnvironmentMark, WorkspaceData } from '../appdata/index.js';
 import type { EnvironmentFile, Variable, WorkspaceFile } from '../model/index.js';
-import { buildVariableScope, type VariableScope } from '../template/index.js';
+import { buildVariableScope, type StoredValue, type VariableScope } from '../template/index.js';
 
 export interface VariableSnapshot {
   environmentId?: string;
@@ -17,8 +17,11 @@ export interface VariableSnapshot {
   environmentMark?: EnvironmentMark;
   environment?: EnvironmentFile;
   workspaceVariables: readonly Variable[];
-  /** Script-set values of variables that are not secret (mutable: a run applies script changes here). */
-  scriptValues: { environment: Record<string, string>; collection: Record<string, string>; globals: Record<string, string> };
+  /**
+   * Script-set values of variables that are not secret, JSON data as scripts set them (text from an
+   * older Ferry); `{{name}}` gets `templateText` of each (mutable: a run applies script changes here).
+   */
+  scriptValues: { environment: Record<string, StoredValue>; collection: Record<string, StoredValue>; globals: Record<string, StoredValue> };
   /** Secret values (mutable: a run applies script changes to secret variables here). */
   secrets: { environment: Record<string, string>; workspace: Record<string, string> };
 }
@@ -61,7 +64,7 @@ export async function loadVariableSnapshot(
     ...(environmentMark === undefined ? {} : { environmentMark }),
     environment: entry && { ...entry.value, variables: markSecretKeys(entry.value.variables) as Variable[] },
     workspaceVariables: markSecretKeys(workspace.file.variables),
-    scriptValues: { environment: envValues, collection, globals },
+    scriptValues: { environment: envValues as Record<string, StoredValue>, collection: collection as Record<string, StoredValue>, globals: globals as Record<string, StoredValue> },
     secrets: { environment: envSecrets, workspace: wsSecrets },
   };
 }

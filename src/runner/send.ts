@@ -7,6 +7,7 @@ import { DEFAULT_REQUEST_KIND, KEY_VALUE_DEFAULTS, type Auth, type Body, type Ke
 import { notRunYet, requestKind, SendError, TIMEOUT_SETTING, type ProtocolResult, type RequestKindModule, type SendContext } from '../protocols/index.js';
 import { fetchOAuth2Token, PrepareError, prepareRequest, scriptChain, type FetchedToken } from '../request/index.js';
 import { describeSystemError } from '../support/system-error.js';
+import { templateText } from '../template/index.js';
 import type { OAuth2Options, PreparedRequest } from '../request/index.js';
 import type { ScriptRequest, VariableValues, TestResult } from '../scripts/index.js';
 import { formatWarning, type RequestNode, type Warning } from '../workspace/index.js';
@@ -223,7 +224,7 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
   if (kind.shape) prepared = kind.shape(prepared);
   result.method = prepared.method;
   result.url = prepared.url;
-  const refusal = ctx.guard?.({ url: prepared.url, carried: prepared, scripted: pre.length > 0, path: node.path, stored: Object.values(ctx.variables.snapshot.scriptValues).flatMap((values) => Object.values(values)) });
+  const refusal = ctx.guard?.({ url: prepared.url, carried: prepared, scripted: pre.length > 0, path: node.path, stored: Object.values(ctx.variables.snapshot.scriptValues).flatMap((values) => Object.values(values).map(templateText)) });
   if (refusal !== undefined) {
     result.error = [...errors, refusal].join('\n');
     return { ready: false, outcome: { result, nextRequest } };

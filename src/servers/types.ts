@@ -67,7 +67,7 @@ export interface ServerOptions {
    * the file's values. Workspace variables give servers their saved values only (spec 8.2).
    * Secrets are never given to servers.
    */
-  scriptValues?: (scope: `environment:${string}`) => Promise<Readonly<Record<string, string>>>;
+  scriptValues?: (scope: `environment:${string}`) => Promise<Readonly<Record<string, unknown>>>;
   /** Folder for the generated localhost certificate; default: Ferry's data folder. */
   certificateDir?: string;
   /** Watch the server file and pick up edits while running (default true). */

@@ -20,3 +20,4 @@ export { DYNAMIC_VALUE_NAMES, dynamicValue } from './dynamic-values.js';
 export { findPlaceholders, type Placeholder } from './syntax.js';
 export { parseVarOption, parseVarOptions, VarOptionError } from './var-option.js';
 export { TEMPLATE_LIMITS } from './limits.js';
+export { templateText, type StoredValue } from './value-text.js';

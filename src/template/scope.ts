@@ -11,6 +11,7 @@ import { dynamicValue } from './dynamic-values.js';
 import { TEMPLATE_LIMITS } from './limits.js';
 import { findPlaceholders } from './syntax.js';
 import { utf8Bytes } from './utf8.js';
+import { templateText } from './value-text.js';
 
 export type VariableOrigin = 'override' | 'environment' | 'workspace';
 
@@ -19,8 +20,8 @@ export type ValuesByName = ReadonlyMap<string, string> | Readonly<Record<string,
 
 export interface VariableLayer {
   variables: readonly Pick<Variable, 'key' | 'value' | 'enabled' | 'secret'>[];
-  /** Values set by scripts on this computer; they win over the file's values. */
-  scriptValues?: ValuesByName;
+  /** Values set by scripts on this computer (JSON data; filled as `templateText` gives them); they win over the file's values. */
+  scriptValues?: ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>;
 }
 
 export interface VariableScopeInput {
@@ -120,7 +121,7 @@ function addLayer(
   secrets: VariableScopeInput['secrets'],
 ): void {
   if (layer === undefined) return;
-  const scriptValues = new Map(entriesOf(layer.scriptValues));
+  const scriptValues = new Map(storedEntries(layer.scriptValues));
   const seen = new Set<string>();
   for (const variable of layer.variables) {
     const key = variable.key;
@@ -144,6 +145,13 @@ function addLayer(
     if (seen.has(key) || disabled.has(key) || definitions.has(key)) continue;
     definitions.set(key, { value, secret: false, origin });
   }
+}
+
+/** Script-set values as text: JSON data as Postman fills it; anything else (not JSON data) defines nothing. */
+function storedEntries(values: VariableLayer['scriptValues']): [string, string][] {
+  if (values === undefined) return [];
+  const entries = values instanceof Map ? [...values.entries()] : Object.entries(values as Record<string, unknown>);
+  return entries.filter(([, value]) => value !== undefined && typeof value !== 'function').map(([key, value]) => [key, templateText(value)]);
 }
 
 function entriesOf(values: ValuesByName | undefined): Iterable<[string, string]> {

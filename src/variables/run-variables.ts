@@ -9,7 +9,7 @@ import type { HeldEnvironmentChanges, ScriptScope, WorkspaceData } from '../appd
 import type { Variable } from '../model/index.js';
 import { scopeFrom, secretKeysOf, type VariableSnapshot } from '../request/variable-snapshot.js';
 import type { ScopeChanges, ScriptVariables, VariableValues } from '../scripts/index.js';
-import type { VariableScope } from '../template/index.js';
+import { templateText, type StoredValue, type VariableScope } from '../template/index.js';
 import { SecretMask } from './secret-mask.js';
 import { asText, putOwn, rowText, type DataRow } from './data-file.js';
 
@@ -18,9 +18,10 @@ type SecretScope = 'environment' | 'collection';
 
 interface Pending {
   cleared: boolean;
-  /** Script values: a string sets, `null` unsets. */
-  changes: Record<string, string | null>;
-  /** Secret store values, the same way. */
+  /** Script values set (JSON data, as scripts set them) and unset. */
+  set: Record<string, StoredValue>;
+  unset: Set<string>;
+  /** Secret store values: a string sets, `null` unsets. */
   secrets: Record<string, string | null>;
 }
 
@@ -34,10 +35,11 @@ export class RunVariables {
   /** Every secret value this run knew, to keep them out of reports and history. */
   readonly mask = new SecretMask();
   /**
-   * Non-text values scripts set during this run (numbers, booleans, objects), as they set them:
-   * later scripts of the run read them back with their type, as in Postman; files and `{{ }}` get text.
+   * Non-text values scripts set during this run for variables declared secret, as they set them:
+   * the secret store keeps text (their JSON), later scripts of the run read them back with their
+   * type. (Other values keep their type in the snapshot's script values, and in the data folder.)
    */
-  private readonly typed: Record<PersistedScope, VariableValues> = { environment: {}, collection: {}, globals: {} };
+  private readonly typed: Record<SecretScope, VariableValues> = { environment: {}, collection: {} };
   /**
    * `forScripts`'s merged values, kept until scripts change a scope (`apply`): merging walks every
    * variable of the environment and the workspace, twice per scripted request otherwise.
@@ -61,11 +63,11 @@ export class RunVariables {
         if (!Object.hasOwn(values, key)) continue;
         // A plain-text copy an older Ferry kept: it won over the stored secret then, so it still
         // does; at the end of the run it moves to the secret store.
-        putOwn(secrets, key, values[key]!);
+        putOwn(secrets, key, asText(values[key]));
         delete values[key];
         const pending = this.pendingOf(scope);
         putOwn(pending.secrets, key, secrets[key]!);
-        putOwn(pending.changes, key, null);
+        pending.unset.add(key);
       }
     }
     for (const secrets of Object.values(snapshot.secrets)) for (const value of Object.values(secrets)) this.mask.add(value);
@@ -110,7 +112,9 @@ export class RunVariables {
 
   /** The template scope for one send; `local` are this request's `pm.variables.set` values. */
   scope(local: VariableValues = {}): VariableScope {
-    const localText = rowText(local);
+    // `pm.variables.set` values are script values: filled as Postman fills them (a data row's as JSON).
+    const localText: Record<string, string> = {};
+    for (const [key, value] of Object.entries(local)) putOwn(localText, key, templateText(value));
     const row = this.iterationText();
     const snapshot = this.visibleSnapshot();
     const globals = snapshot.scriptValues.globals;
@@ -119,7 +123,7 @@ export class RunVariables {
     const known = new Set([...snapshot.workspaceVariables.map((v) => v.key), ...Object.keys(snapshot.scriptValues.collection)]);
     const extra: Variable[] = Object.entries(globals)
       .filter(([key]) => !known.has(key))
-      .map(([key, value]) => ({ key, value, enabled: true, secret: false }));
+      .map(([key, value]) => ({ key, value: templateText(value), enabled: true, secret: false }));
     return scopeFrom({ ...snapshot, workspaceVariables: [...snapshot.workspaceVariables, ...extra] }, [row, localText, this.cliVars]);
   }
 
@@ -161,7 +165,7 @@ export class RunVariables {
     return {
       environment,
       collection: { ...layerValues(s.workspaceVariables, s.scriptValues.collection, s.secrets.workspace, this.hidden.collection), ...this.typed.collection },
-      globals: { ...s.scriptValues.globals, ...this.typed.globals },
+      globals: { ...s.scriptValues.globals },
     };
   }
 
@@ -172,7 +176,7 @@ export class RunVariables {
       if (!change || (!change.cleared && change.unset.length === 0 && Object.keys(change.set).length === 0)) continue;
       this.mergedForScripts = undefined;
       const values = this.snapshot.scriptValues[scope];
-      const typed = this.typed[scope];
+      const typed: VariableValues = scope === 'globals' ? {} : this.typed[scope];
       const secretKeys = scope === 'globals' ? new Set<string>() : this.secretKeys[scope];
       const secrets = scope === 'globals' ? {} : this.secretsOf(scope);
       const pending = this.pendingOf(scope);
@@ -181,7 +185,8 @@ export class RunVariables {
         for (const key of Object.keys(values)) delete values[key];
         for (const key of Object.keys(typed)) delete typed[key];
         pending.cleared = true;
-        pending.changes = {};
+        pending.set = {};
+        pending.unset.clear();
         if (hidden && scope !== 'globals') for (const v of this.fileVariables(scope)) hidden.add(v.key);
         // Stored secret values stay: one may have been given by hand (`ferry secret set`), and the
         // secret store holds the only copy. `unset(name)` removes one on purpose.
@@ -194,21 +199,23 @@ export class RunVariables {
           putOwn(pending.secrets, key, null);
         } else {
           delete values[key];
-          putOwn(pending.changes, key, null);
+          delete pending.set[key];
+          pending.unset.add(key);
         }
       }
       for (const [key, value] of Object.entries(change.set)) {
         hidden?.delete(key);
-        const text = asText(value);
-        if (typeof value === 'string') delete typed[key];
-        else putOwn(typed, key, value);
         if (secretKeys.has(key)) {
+          const text = asText(value);
+          if (typeof value === 'string') delete typed[key];
+          else putOwn(typed, key, value);
           putOwn(secrets, key, text);
           putOwn(pending.secrets, key, text);
           this.mask.add(text);
         } else {
-          putOwn(values, key, text);
-          putOwn(pending.changes, key, text);
+          putOwn(values, key, value);
+          putOwn(pending.set, key, value);
+          pending.unset.delete(key);
         }
       }
     }
@@ -241,7 +248,7 @@ export class RunVariables {
         else await data.secrets.set(secretScope, name, value);
       }
       if (pending.cleared) await data.clearScriptValues(key);
-      await data.updateScriptValues(key, pending.changes);
+      await data.updateScriptValues(key, pending.set, [...pending.unset]);
     }
     this.pending.clear();
   }
@@ -256,12 +263,12 @@ export class RunVariables {
 
   private pendingOf(scope: PersistedScope): Pending {
     let pending = this.pending.get(scope);
-    if (!pending) this.pending.set(scope, (pending = { cleared: false, changes: {}, secrets: {} }));
+    if (!pending) this.pending.set(scope, (pending = { cleared: false, set: {}, unset: new Set(), secrets: {} }));
     return pending;
   }
 }
 
-function layerValues(variables: readonly Variable[], scripted: Record<string, string>, secrets: Record<string, string>, hidden: ReadonlySet<string>): VariableValues {
+function layerValues(variables: readonly Variable[], scripted: Record<string, StoredValue>, secrets: Record<string, string>, hidden: ReadonlySet<string>): VariableValues {
   const out: VariableValues = {};
   for (const v of variables) {
     if (v.enabled === false || Object.hasOwn(out, v.key) || (!v.secret && hidden.has(v.key))) continue;

@@ -134,7 +134,10 @@ describe('the data folder', () => {
     await isolatedDataDir();
     const store = new WorkspaceData('ws', '/tmp/ws');
     await store.updateScriptValues('environment:local', { a: '1', b: '2' });
-    await store.updateScriptValues('environment:local', { a: null });
+    await store.updateScriptValues('environment:local', { c: null, d: { n: [1, true] } }, ['a']);
+    // JSON data as scripts set it: null is a value, not an unset.
+    expect(await store.scriptValues('environment:local')).toEqual({ b: '2', c: null, d: { n: [1, true] } });
+    await store.updateScriptValues('environment:local', {}, ['c', 'd']);
     expect(await store.scriptValues('environment:local')).toEqual({ b: '2' });
     await store.setActiveEnvironment('local');
     expect(await store.activeEnvironment()).toBe('local');

@@ -219,9 +219,8 @@ interface ItemResult { name: string; tests: string[][]; failed: boolean; console
 /** What stays apart from the comparison: a request that tried to reach a host off loopback. */
 const OFF_LOOPBACK = /ENOTFOUND|EAI_AGAIN|unknown host/;
 
-/** The globals and collection variables at the end of a run, as text (Ferry keeps non-strings as JSON). */
-interface EndValues { globals: Record<string, string>; collection: Record<string, string> }
-const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+/** The globals and collection variables at the end of a run, as values (Ferry's data folder keeps their type, as Newman's export does). */
+interface EndValues { globals: Record<string, unknown>; collection: Record<string, unknown> }
 
 async function runNewman(file: string, variables: Record<string, string>): Promise<{ results: ItemResult[]; end: EndValues }> {
   // Lines by the item's place in the run, not its name or id: two items may share both (v20-draft-no-schema-url's).
@@ -233,7 +232,7 @@ async function runNewman(file: string, variables: Record<string, string>): Promi
     newman.run({ collection: file, envVar: Object.entries(variables).map(([key, value]) => ({ key, value })), reporters: [], insecure: true, timeoutRequest: 5000 })
       .on('console', (_e, o: { messages: unknown[]; cursor: NewmanCursor }) => void logs.push({ item: place(o.cursor), line: logLine(o.messages) }))
       .on('done', (error, summary: { run: { executions: NewmanExecution[] }; globals: Values; collection: { variables: { members: { key: string; value: unknown }[] } } }) => {
-        const pairs = (members: { key: string; value: unknown }[] = []) => Object.fromEntries(members.map((m) => [m.key, asText(m.value)]));
+        const pairs = (members: { key: string; value: unknown }[] = []) => Object.fromEntries(members.map((m) => [m.key, m.value]));
         if (!error) end = { globals: pairs(summary.globals.values?.members), collection: pairs(summary.collection.variables.members) };
         return error ? reject(error) : resolve(summary.run.executions);
       });

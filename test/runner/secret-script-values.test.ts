@@ -161,7 +161,8 @@ describe('script-set values of secret variables', () => {
     const first = await run(s);
     expect(query(first.sent[1]!.url).toString()).toBe('k=ws-key-7731&r=us&n=3');
     expect(await s.data.secrets.get('workspace', 'apiKey')).toBe('ws-key-7731');
-    expect(await s.data.scriptValues('collection')).toEqual({ region: 'us', count: '3' });
+    // Kept with their type (JSON data), as Newman's --export-environment writes them.
+    expect(await s.data.scriptValues('collection')).toEqual({ region: 'us', count: 3 });
     expect(await readText(path.join(s.data.dir, 'state.json'))).not.toContain('ws-key-7731');
     expect(await readText(path.join(s.data.dir, 'secrets.json'))).not.toContain('ws-key-7731');
 

@@ -160,6 +160,7 @@ function report(run: Run, final: boolean): string {
   const state = phase!.state;
   const update = run.scope.commit(state);
   let error = run.error;
+  if (!error && run.scope.commitError) error = { message: run.scope.commitError, kind: 'error' };
   if (!run.settled && !error) {
     error = { message: 'the script never finished: it awaits something that never resolves (scripts have no timers or network)', kind: 'error' };
   }

@@ -26,6 +26,8 @@ export interface ScriptScope {
    * changed, and (before the request) the request.
    */
   commit(state: State): StateUpdate;
+  /** Set by commit: a value the script set that could not be kept (storedValue), as the script's error. */
+  commitError?: string;
 }
 
 const noSendRequest = unavailableFunction('pm.sendRequest');
@@ -205,6 +207,8 @@ defineProperties(Pm.prototype, pmAccessors);
 
 /** The script's scope: its arguments, tests and console, and what it changed for the report. */
 class Scope implements ScriptScope {
+  commitError: string | undefined;
+
   constructor(
     readonly args: unknown[],
     readonly tests: TestCollector,
@@ -216,13 +220,24 @@ class Scope implements ScriptScope {
     const update: StateUpdate = { scopes: {} };
     const parts = this.parts;
     // An unchanged (or unread) scope holds what the host sent: it need not go back.
-    if (parts.environment?.changed) target.scopes.environment = update.scopes.environment = parts.environment.snapshot();
-    if (parts.collection?.changed) target.scopes.collection = update.scopes.collection = parts.collection.snapshot();
-    if (parts.globals?.changed) target.scopes.globals = update.scopes.globals = parts.globals.snapshot();
-    if (parts.local?.changed) target.scopes.local = update.scopes.local = parts.local.snapshot();
+    for (const key of ['environment', 'collection', 'globals', 'local'] as const) {
+      const scope = parts[key];
+      if (scope?.changed) target.scopes[key] = update.scopes[key] = this.snapshotOf(scope);
+    }
     // Before the request: the request as the script left it (a script that never read it leaves it as it came).
     if (parts.phase.event === 'prerequest' && parts.request) target.request = update.request = parts.request.toData();
     return update;
+  }
+
+  /** The scope's snapshot; a value it cannot keep is left out and said as the script's error. */
+  private snapshotOf(scope: VariableScope): ScopeState {
+    for (;;) {
+      try {
+        return scope.snapshot();
+      } catch (error) {
+        this.commitError ??= error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      }
+    }
   }
 }
 

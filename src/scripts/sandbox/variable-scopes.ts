@@ -2,7 +2,7 @@
  * Variable scopes for scripts (pm.environment, pm.collectionVariables, pm.globals,
  * pm.variables' local scope) with a net log of what scripts changed, and `replaceIn`.
  */
-import { hasOwn, describeType } from './intrinsics.js';
+import { hasOwn, describeType, json } from './intrinsics.js';
 import { dynamicValueTable } from '../../support/dynamic-value-table.js';
 import { findPlaceholders } from '../../support/placeholder-syntax.js';
 
@@ -45,10 +45,33 @@ function dynamicValue(name: string): string | undefined {
   return DYNAMIC_VALUES.get(name)?.();
 }
 
-function stringify(value: unknown): string {
+/**
+ * A value's text in `{{name}}`, as Postman's: its `toString()` (`[object Object]` for an object,
+ * `1,two` for a list, a Url's text, a Date's), `null` as `null`, `undefined` as nothing; a value
+ * without a callable `toString` (an object made with no prototype) leaves the placeholder as written.
+ */
+function stringify(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (value === null || value === undefined) return String(value);
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (value === null) return 'null';
+  if (value === undefined) return '';
+  const toString = (value as { toString?: unknown }).toString;
+  if (typeof toString !== 'function') return undefined;
+  const text: unknown = toString.call(value);
+  return typeof text === 'string' ? text : undefined;
+}
+
+/**
+ * A value as it leaves the script that set it, for the next scripts and the host: JSON data, as
+ * Newman's sandbox hands values out (a Url becomes its toJSON object, a Date its ISO text, values
+ * JSON has no room for, such as `undefined`, a function or NaN, `null`). The script that set it
+ * keeps the value itself until it ends, as in Postman.
+ */
+export function storedValue(value: unknown): unknown {
+  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'object' || value === null) return null;
+  const text = json.stringify(value) as string | undefined;
+  return text === undefined ? null : json.parse(text);
 }
 
 /**
@@ -104,6 +127,8 @@ export class VariableScope {
   private map: Map<string, unknown> | undefined;
   /** Set by set/unset/clear: only changed scopes go back to the host. */
   changed = false;
+  /** Names this script set: their values become JSON data when it ends (`storedValue`). */
+  private setNames: string[] | undefined;
 
   constructor(
     private readonly state: ScopeState,
@@ -127,6 +152,7 @@ export class VariableScope {
     checkKey(this.apiName, 'set', key);
     this.changed = true;
     this.values.set(key, value);
+    (this.setNames ??= []).push(key);
     const changes = this.changes();
     Object.defineProperty(changes.set, key, { value, enumerable: true, writable: true, configurable: true });
     const i = changes.unset.indexOf(key);
@@ -154,9 +180,27 @@ export class VariableScope {
   replaceIn(template: unknown): unknown {
     return replaceIn(template, (name) => this.values.get(name));
   }
-  /** The scope as plain data to hand back to the host. */
+  /**
+   * The scope as plain data to hand back to the host (and to the phase's next script): the values
+   * this script set as JSON data. Throws, naming the variable, for one JSON cannot hold (a cycle, a BigInt).
+   */
   snapshot(): ScopeState {
-    return { values: Object.fromEntries(this.values), changes: this.changes() };
+    const changes = this.changes();
+    for (const key of this.setNames ?? []) {
+      if (!this.values.has(key) || !hasOwn(changes.set, key)) continue;
+      let value: unknown;
+      try {
+        value = storedValue(this.values.get(key));
+      } catch (error) {
+        this.values.delete(key);
+        delete changes.set[key];
+        throw new TypeError(`${this.apiName}.set(${json.stringify(key)}): the value cannot be kept for later scripts and requests (${error instanceof Error ? error.message : String(error)}); it was not stored. Store JSON data: plain objects, lists, text, numbers, booleans`);
+      }
+      this.values.set(key, value);
+      Object.defineProperty(changes.set, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+    this.setNames = undefined;
+    return { values: Object.fromEntries(this.values), changes };
   }
 
   private changes(): ScopeChanges {
