@@ -7,7 +7,7 @@ import { DEFAULT_REQUEST_KIND, KEY_VALUE_DEFAULTS, type Auth, type Body, type Ke
 import { notRunYet, requestKind, SendError, TIMEOUT_SETTING, type ProtocolResult, type RequestKindModule, type SendContext } from '../protocols/index.js';
 import { fetchOAuth2Token, PrepareError, prepareRequest, scriptChain, type FetchedToken } from '../request/index.js';
 import { describeSystemError } from '../support/system-error.js';
-import { templateText } from '../template/index.js';
+import { render, templateText, type VariableScope } from '../template/index.js';
 import type { OAuth2Options, PreparedRequest } from '../request/index.js';
 import type { ScriptRequest, VariableValues, TestResult } from '../scripts/index.js';
 import { formatWarning, type RequestNode, type Warning } from '../workspace/index.js';
@@ -158,7 +158,7 @@ async function repeatConditionHolds(condition: string, outcome: SendOutcome, ite
 
 /** A request made wire-ready for its kind (pre-request scripts run), or the outcome that ends it before the wire. */
 export type PreparedItem =
-  | { ready: true; prepared: PreparedRequest; kind: RequestKindModule; request: RequestFile; local: VariableValues; errors: string[]; result: RequestResult; nextRequest?: string | null; scriptInfo: ScriptInfo }
+  | { ready: true; prepared: PreparedRequest; kind: RequestKindModule; request: RequestFile; local: VariableValues; scope: VariableScope; errors: string[]; result: RequestResult; nextRequest?: string | null; scriptInfo: ScriptInfo }
   | { ready: false; outcome: SendOutcome };
 
 type ScriptInfo = { requestName: string; requestPath: string; iteration: number; iterationCount: number; inCollectionRun: boolean };
@@ -198,10 +198,11 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
   }
 
   const kind = requestKind(request.kind);
+  const scope = ctx.variables.scope(local);
   let prepared: PreparedRequest;
   try {
     prepared = await prepareRequest(
-      { request, path: node.path, folders: item.folders, workspace, variables: ctx.variables.scope(local) },
+      { request, path: node.path, folders: item.folders, workspace, variables: scope },
       {
         data: ctx.data,
         settings: ctx.settings,
@@ -229,7 +230,7 @@ export async function prepareItem(item: RunItem, node: RequestNode, ctx: RunCont
     result.error = [...errors, refusal].join('\n');
     return { ready: false, outcome: { result, nextRequest } };
   }
-  return { ready: true, prepared, kind, request, local, errors, result, nextRequest, scriptInfo };
+  return { ready: true, prepared, kind, request, local, scope, errors, result, nextRequest, scriptInfo };
 }
 
 /**
@@ -281,7 +282,7 @@ export function sendContextOf(ctx: RunContext): SendContext {
 async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info: SendInfo): Promise<SendOutcome> {
   const ready = await prepareItem(item, node, ctx, info);
   if (!ready.ready) return ready.outcome;
-  const { prepared, kind, request, local, errors, result, scriptInfo } = ready;
+  const { prepared, kind, request, local, scope, errors, result, scriptInfo } = ready;
   let { nextRequest } = ready;
   const { workspace } = ctx;
 
@@ -305,9 +306,12 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
   const post = scriptChain(workspace.file, item.folders, request, node.path, 'postResponse');
   if (post.length > 0) {
     const engine = await ctx.scripts.get();
+    // Loaded with the first post-response script: a run without one never needs it.
+    const { filledAuth, filledBody } = await import('./sent-fields.js');
+    const fill = (text: string) => render(text, 'request', { variables: scope });
     const out = await engine.runPostResponse({
       scripts: post,
-      request: toScriptRequest(request, prepared, response.sentHeaders),
+      request: toScriptRequest(request, prepared, response.sentHeaders, { body: filledBody(request.body, prepared, fill), auth: filledAuth(request.auth as Auth, fill) }),
       variables: ctx.variables.forScripts(local),
       info: scriptInfo,
       // HTTP with a cookie jar: its cookies for the answer's URL, the legacy responseCookies (as Newman's).
@@ -349,8 +353,12 @@ function testOutcome(t: TestResult): TestOutcome {
   return { name: t.name, passed: t.passed, ...(t.skipped ? { skipped: true } : {}), ...(t.message ? { message: t.message } : {}) };
 }
 
-/** `sent`: the headers as the client sent them (HTTP), which post-response scripts see, as in Postman. */
-function toScriptRequest(request: RequestFile, prepared?: PreparedRequest, sent?: [name: string, value: string, system?: true][]): ScriptRequest {
+/**
+ * `sent`: the headers as the client sent them (HTTP), which post-response scripts see, as in
+ * Postman; `filled`, after the send: the body (its form rows, GraphQL fields) and the auth with
+ * their variables filled, as Newman's resolved request has them (sent-fields.ts).
+ */
+function toScriptRequest(request: RequestFile, prepared?: PreparedRequest, sent?: [name: string, value: string, system?: true][], filled?: { body: Body; auth: Auth }): ScriptRequest {
   // After the send, the path parameters filled into the URL are gone from it, as in Newman (its
   // url.variables then lists only those the URL still names).
   const sentPath = prepared ? prepared.url.split(/[?#]/)[0]!.split('/') : undefined;
@@ -362,8 +370,8 @@ function toScriptRequest(request: RequestFile, prepared?: PreparedRequest, sent?
     url: prepared?.url ?? request.url,
     headers: sent ? withSwitchedOff(request.headers, authMarked(request, prepared, sent)) : prepared ? prepared.headers.map((h) => ({ key: h.name, value: h.value })) : request.headers.map((h) => ({ ...h })),
     ...(pathParams.length > 0 ? { pathParams: pathParams.map((p) => ({ ...p })) } : {}),
-    body: (sentText(request, prepared) ?? request.body) as ScriptRequest['body'],
-    auth: request.auth as ScriptRequest['auth'],
+    body: (sentText(request, prepared) ?? filled?.body ?? request.body) as ScriptRequest['body'],
+    auth: (filled?.auth ?? request.auth) as ScriptRequest['auth'],
   };
 }
 
@@ -402,7 +410,7 @@ function withSwitchedOff(rows: readonly KeyValue[], sent: readonly [name: string
 
 /**
  * A raw body as it was sent (`{{variables}}` filled), for post-response scripts: in Postman
- * `pm.request.body.raw` there is the text sent. Other body types keep the request's own fields.
+ * `pm.request.body.raw` there is the text sent. Form and GraphQL bodies are filled by sent-fields.ts.
  */
 function sentText(request: RequestFile, prepared: PreparedRequest | undefined): RequestFile['body'] | undefined {
   const body = prepared?.body;

@@ -317,11 +317,13 @@ function jsonCollection(base: string) {
       item('get', { method: 'GET', url: `${base}/get/:id?a=1&b={{v}}#top`, header: [{ key: 'X-A', value: '{{v}}' }, { key: 'X-Off', value: 'x', disabled: true }] }),
       item('path variable', { method: 'GET', url: { raw: '{{base}}/p/:id?a=1', host: ['{{base}}'], path: ['p', ':id'], query: [{ key: 'a', value: '1' }], variable: [{ key: 'id', value: '7' }] } }),
       item('raw json', { method: 'POST', url: `${base}/raw`, header: [{ key: 'Content-Type', value: 'application/json' }], body: { mode: 'raw', raw: '{"a":"{{v}}"}', options: { raw: { language: 'json' } } } }),
-      item('urlencoded', { method: 'POST', url: `${base}/u`, body: { mode: 'urlencoded', urlencoded: [{ key: 'a', value: 'plain' }, { key: 'b', value: '2', disabled: true }] } }),
-      item('formdata', { method: 'POST', url: `${base}/f`, body: { mode: 'formdata', formdata: [{ key: 'a', value: 'plain', type: 'text' }] } }),
-      item('bearer', { method: 'GET', url: `${base}/b`, auth: { type: 'bearer', bearer: [{ key: 'token', value: 'T0K', type: 'string' }] } }),
-      item('basic', { method: 'GET', url: `${base}/ba`, description: 'notes', auth: { type: 'basic', basic: [{ key: 'username', value: 'u', type: 'string' }, { key: 'password', value: 'p', type: 'string' }] } }),
+      item('urlencoded', { method: 'POST', url: `${base}/u`, body: { mode: 'urlencoded', urlencoded: [{ key: 'a', value: 'plain' }, { key: 'b', value: '2', disabled: true }, { key: 'k{{v}}', value: 'x-{{v}}' }, { key: 'off{{v}}', value: '{{v}}', disabled: true }] } }),
+      item('formdata', { method: 'POST', url: `${base}/f`, body: { mode: 'formdata', formdata: [{ key: 'a', value: 'plain', type: 'text' }, { key: 'k{{v}}', value: 'x-{{v}}', type: 'text' }, { key: 'off', value: '{{v}}', type: 'text', disabled: true }] } }),
+      item('bearer', { method: 'GET', url: `${base}/b`, auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{v}}', type: 'string' }] } }),
+      item('basic', { method: 'GET', url: `${base}/ba`, description: 'notes', auth: { type: 'basic', basic: [{ key: 'username', value: 'u{{v}}', type: 'string' }, { key: 'password', value: 'p', type: 'string' }] } }),
       item('own cookie', { method: 'GET', url: `${base}/c`, header: [{ key: 'Cookie', value: 'mine=1' }, { key: 'X-After', value: 'y' }] }),
+      item('apikey header', { method: 'GET', url: `${base}/kh`, auth: { type: 'apikey', apikey: [{ key: 'key', value: 'X-{{v}}', type: 'string' }, { key: 'value', value: '{{v}}', type: 'string' }, { key: 'in', value: 'header', type: 'string' }] } }),
+      item('apikey query', { method: 'GET', url: `${base}/kq`, auth: { type: 'apikey', apikey: [{ key: 'key', value: 'q{{v}}', type: 'string' }, { key: 'value', value: '{{v}}', type: 'string' }, { key: 'in', value: 'query', type: 'string' }] } }),
     ],
   };
 }
@@ -365,7 +367,13 @@ describe('Newman and Ferry give scripts the same pm.request as JSON', () => {
     const line = (n: number) => JSON.parse(byFerry[n]!.replace(/^\w+ \w+ /, '')) as Record<string, unknown>;
     expect(line(0)).toMatchObject({ url: { protocol: 'http', path: ['get', ':id'], hash: 'top', host: ['127', '0', '0', '1'], query: [{ key: 'a', value: '1' }, { key: 'b', value: '{{v}}' }], variable: [{ type: 'any', key: 'id' }] } });
     expect((line(3).header as unknown[]).slice(0, 4)).toMatchObject([{ key: 'X-A', value: 'cv' }, { disabled: true, key: 'X-Off', value: 'x' }, { key: 'X-Item', value: 'get' }, { key: 'User-Agent', system: true }]);
-    expect(line(6 * 5)).toMatchObject({ auth: { type: 'bearer', bearer: [{ type: 'string', value: 'T0K', key: 'token' }] } });
+    expect(line(6 * 5)).toMatchObject({ auth: { type: 'bearer', bearer: [{ type: 'string', value: '{{v}}', key: 'token' }] } });
+    // After the send, a form's rows (switched-off ones too) and the auth's settings are filled, as in Newman.
+    expect(line(6 * 3 + 3)).toMatchObject({ body: { mode: 'urlencoded', urlencoded: [{ key: 'a', value: 'plain' }, { disabled: true, key: 'b', value: '2' }, { key: 'kcv', value: 'x-cv' }, { disabled: true, key: 'offcv', value: 'cv' }] } });
+    expect(line(6 * 4 + 3)).toMatchObject({ body: { mode: 'formdata', formdata: [{ key: 'a', value: 'plain' }, { key: 'kcv', value: 'x-cv' }, { disabled: true, key: 'off', value: 'cv' }] } });
+    expect(line(6 * 5 + 3)).toMatchObject({ auth: { type: 'bearer', bearer: [{ type: 'string', value: 'cv', key: 'token' }] } });
+    expect(line(6 * 6 + 3)).toMatchObject({ auth: { type: 'basic', basic: [{ type: 'string', value: 'ucv', key: 'username' }, { type: 'string', value: 'p', key: 'password' }] } });
+    expect(line(6 * 9 + 3)).toMatchObject({ url: { query: [{ key: 'qcv', value: 'cv' }] }, auth: { type: 'apikey', apikey: [{ type: 'string', value: 'qcv', key: 'key' }, { type: 'string', value: 'cv', key: 'value' }, { type: 'string', value: 'query', key: 'in' }] } });
     expect((line(6 * 7 + 3).header as unknown[]).slice(0, 3)).toEqual([{ key: 'Cookie', value: 'mine=1', system: true }, { key: 'X-After', value: 'y' }, { key: 'X-Item', value: 'own cookie' }]);
   });
 });

@@ -695,6 +695,44 @@ describe('the data folder', () => {
     expect(new URL(results[0]!.url).pathname).toBe('/echo/9/x');
   });
 
+  it('after the send, pm.request has the form rows, GraphQL fields and auth as sent: a dynamic value the server got, a switched-off row filled', async () => {
+    const log = "console.log(JSON.stringify(pm.request.body)); console.log(JSON.stringify(pm.request.toJSON().auth || null));";
+    const s = await setup({
+      'requests/1 form.yaml': {
+        name: 'form', seq: 1, method: 'POST', url: `${peer.url}/echo`,
+        body: { type: 'formUrlencoded', form: [{ key: 'id', value: '{{$guid}}' }, { key: 'k{{v}}', value: '{{v}}-x' }, { key: 'off', value: '{{v}}', enabled: false }] },
+        auth: { type: 'apiKey', key: 'X-{{v}}', value: '{{$guid}}', location: 'header' },
+        scripts: { postResponse: log },
+      },
+      'requests/2 multipart.yaml': {
+        name: 'multipart', seq: 2, method: 'POST', url: `${peer.url}/echo`,
+        body: { type: 'multipart', multipart: [{ key: 'n', value: '{{$randomInt}}' }, { key: 'f{{v}}', value: 'a{{v}}' }] },
+        scripts: { postResponse: log },
+      },
+      'requests/3 graphql.yaml': {
+        name: 'graphql', seq: 3, method: 'POST', url: `${peer.url}/echo`,
+        body: { type: 'graphql', graphql: { query: 'query { a(x: "{{v}}", id: "{{$guid}}") }', variables: '{"v":"{{v}}"}' } },
+        scripts: { postResponse: log },
+      },
+    }, { variables: [{ key: 'v', value: 'val' }] });
+    const from = peer.seen.length;
+    const { results } = await run(s);
+    const [form, multipart, graphql] = results.map((r) => r.console.map((line) => JSON.parse(line) as Record<string, unknown>));
+    const sent = peer.seen.slice(from);
+    // The form's rows as the server got them (the same guid), the switched-off row filled too.
+    const formSent = new URLSearchParams(sent[0]!.body.toString('utf8'));
+    expect(form![0]).toEqual({ mode: 'urlencoded', urlencoded: [{ key: 'id', value: formSent.get('id') }, { key: 'kval', value: 'val-x' }, { disabled: true, key: 'off', value: 'val' }] });
+    expect(formSent.get('id')).toMatch(/^[0-9a-f-]{36}$/);
+    // The auth's settings filled (a dynamic value in them is filled again, not the one sent).
+    expect(form![1]).toMatchObject({ type: 'apikey', apikey: [{ key: 'key', value: 'X-val' }, { key: 'value' }, { key: 'in', value: 'header' }] });
+    expect(sent[0]!.headers['x-val']).toMatch(/^[0-9a-f-]{36}$/);
+    const n = /name="n"\r\n\r\n(\d+)\r\n/.exec(sent[1]!.body.toString('utf8'))![1];
+    expect(multipart![0]).toMatchObject({ mode: 'formdata', formdata: [{ key: 'n', value: n }, { key: 'fval', value: 'aval' }] });
+    const gql = JSON.parse(sent[2]!.body.toString('utf8')) as { query: string };
+    expect(graphql![0]).toMatchObject({ mode: 'graphql', graphql: { query: gql.query, variables: '{"v":"val"}' } });
+    expect(gql.query).toMatch(/^query \{ a\(x: "val", id: "[0-9a-f-]{36}"\) \}$/);
+  });
+
   it('history is written once per run, cookies are kept between runs', async () => {
     const s = await setup({
       'requests/1.yaml': { name: 'set', seq: 1, url: `${peer.url}/cookies/set` },
