@@ -1,8 +1,8 @@
 /**
- * A stored variable value's text where `{{name}}` stands (a request, a script's replaceIn on the
- * host side, a server's template). Scripts store JSON data (numbers, booleans, null, objects,
- * lists), and Postman fills a placeholder with the value's JavaScript `String()`: a list is its
- * items joined by commas (`1,two`, `null` items empty), an object is `[object Object]`.
+ * A stored variable value's text where `{{name}}` stands (a request, a server's template).
+ * Scripts store JSON data (numbers, booleans, null, objects, lists), and Postman fills a
+ * placeholder with the value's JavaScript `String()`: a list is its items joined by commas
+ * (`1,two`, `null` items empty), an object is `[object Object]`.
  */
 export type StoredValue = string | number | boolean | null | StoredValue[] | { [key: string]: StoredValue };
 

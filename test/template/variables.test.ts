@@ -23,6 +23,8 @@ describe('variables: order and definition (spec 2.10, 8.2)', () => {
     ['script-created variable', { environment: { variables: [], scriptValues: { made: 'by script' } } }, '{{made}}', 'by script'],
     ['script value of the environment beats the workspace file', { environment: { variables: [], scriptValues: { a: 'env script' } }, workspace: { variables: rows({ a: 'ws' }) } }, '{{a}}', 'env script'],
     ['script value does not enable a disabled row', { workspace: { variables: rows({ a: { value: 'x', enabled: false } }), scriptValues: { a: 'script' } } }, '{{a}}', '{{a}}'],
+    // Values scripts stored as JSON data fill as Postman's String() gives them.
+    ['script values that are not text', { environment: { variables: [], scriptValues: { n: 42.5, f: false, z: null, l: [1, 'two', null, { t: 3 }, [4, 5]], o: { a: 1 } } } }, '{{n}} {{f}} {{z}} {{l}} {{o}}', '42.5 false null 1,two,,[object Object],4,5 [object Object]'],
     ['--var wins over everything', { overrides: { a: 'cli' }, environment: { variables: rows({ a: 'env' }), scriptValues: { a: 's' } }, workspace: { variables: rows({ a: 'ws' }) } }, '{{a}}', 'cli'],
     ['--var defines new variables', { overrides: new Map([['only', 'cli']]) }, '{{only}}', 'cli'],
     ['--var value may hold placeholders', { overrides: { url: 'http://{{host}}' }, workspace: { variables: rows({ host: 'h' }) } }, '{{url}}', 'http://h'],
