@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { DEFAULT_REQUEST_KIND, KEY_VALUE_DEFAULTS, type Auth, type Body, type KeyValue, type RequestFile } from '../model/index.js';
 import { notRunYet, requestKind, SendError, TIMEOUT_SETTING, type ProtocolResult, type RequestKindModule, type SendContext } from '../protocols/index.js';
-import { fetchOAuth2Token, PrepareError, prepareRequest, scriptChain, type FetchedToken } from '../request/index.js';
+import { effectiveAuth, fetchOAuth2Token, PrepareError, prepareRequest, scriptChain, type FetchedToken } from '../request/index.js';
 import { describeSystemError } from '../support/system-error.js';
 import { render, templateText, type VariableScope } from '../template/index.js';
 import type { OAuth2Options, PreparedRequest } from '../request/index.js';
@@ -309,9 +309,11 @@ async function sendOnce(item: RunItem, node: RequestNode, ctx: RunContext, info:
     // Loaded with the first post-response script: a run without one never needs it.
     const { filledAuth, filledBody } = await import('./sent-fields.js');
     const fill = (text: string) => render(text, 'request', { variables: scope });
+    // An inherited auth that was sent is the folder's or the workspace's, as Newman's resolved request has it.
+    const auth = request.auth.type === 'inherit' && prepared.authType !== 'none' ? effectiveAuth(request, item.folders, workspace.file).auth : (request.auth as Auth);
     const out = await engine.runPostResponse({
       scripts: post,
-      request: toScriptRequest(request, prepared, response.sentHeaders, { body: filledBody(request.body, prepared, fill), auth: filledAuth(request.auth as Auth, fill) }),
+      request: toScriptRequest(request, prepared, response.sentHeaders, { body: filledBody(request.body, prepared, fill), auth: filledAuth(auth, fill) }),
       variables: ctx.variables.forScripts(local),
       info: scriptInfo,
       // HTTP with a cookie jar: its cookies for the answer's URL, the legacy responseCookies (as Newman's).

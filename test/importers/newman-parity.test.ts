@@ -378,6 +378,43 @@ describe('Newman and Ferry give scripts the same pm.request as JSON', () => {
   });
 });
 
+describe('Newman and Ferry give post-response scripts an inherited auth as sent', () => {
+  it("pm.request.auth and toJSON().auth after the send: the collection's auth, filled; a request without auth none", async () => {
+    const dir = await tempDir('ferry-newman-auth-');
+    const base = `http://127.0.0.1:${listening.port}`;
+    const log = ["console.log(pm.info.eventName, JSON.stringify(pm.request.toJSON().auth), String(pm.request.headers.get('Authorization')));"];
+    const event = [{ listen: 'test', script: { exec: log } }];
+    const doc = {
+      info: { name: 'Auth', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      variable: [{ key: 'v', value: 'cv' }],
+      auth: { type: 'bearer', bearer: [{ key: 'token', value: 'x{{v}}', type: 'string' }] },
+      item: [
+        { name: 'inherited', event, request: { method: 'GET', url: `${base}/i`, header: [{ key: 'X-Item', value: 'inherited' }] } },
+        { name: 'own none', event, request: { method: 'GET', url: `${base}/n`, auth: { type: 'noauth' }, header: [{ key: 'X-Item', value: 'own none' }] } },
+      ],
+    };
+    const colFile = path.join(dir, 'auth.postman_collection.json');
+    await fs.writeFile(colFile, JSON.stringify(doc));
+    const byNewman: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      (newman.run({ collection: doc, reporters: [], timeoutRequest: 5000 }) as NewmanRun & { on(event: 'console', fn: (e: unknown, a: { messages: string[] }) => void): NewmanRun })
+        .on('console', (_e, a) => void byNewman.push(a.messages.join(' ')))
+        .on('done', (error) => (error ? reject(error) : resolve()));
+    });
+    seen.splice(0);
+    await isolatedDataDir();
+    const root = path.join(dir, 'ws');
+    expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
+    expect((await ferry(['-w', root, 'import', colFile])).code).toBe(0);
+    const run = await ferry(['-w', root, 'run', '--timeout-ms', '5000', '-r', 'json']);
+    expect(run.stderr).toBe('');
+    seen.splice(0);
+    const byFerry = (JSON.parse(run.stdout) as { results: { console: string[] }[] }).results.flatMap((r) => r.console);
+    expect(byFerry).toEqual(byNewman);
+    expect(byFerry[0]).toBe('test {"type":"bearer","bearer":[{"type":"string","value":"xcv","key":"token"}]} Bearer xcv');
+  });
+});
+
 /**
  * A logged line with what each client has of its own made alike: Ferry's `id` (checked apart),
  * the values of the headers each client adds itself (User-Agent, Accept-Encoding) and Newman's own
