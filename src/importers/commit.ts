@@ -18,7 +18,7 @@ import { SecretStore, withWorkspaceLock, workspaceDataDir, type WorkspaceLocker 
 import { ImportJournal, recoverInterruptedImport } from './import-journal.js';
 import {
   checkDisplayName, checkNoSymlinks, editYaml, ENVIRONMENTS_DIR, FOLDER_FILE, MAX_TREE_DEPTH, MAX_YAML_BYTES, parseYamlData, readTextFile,
-  notAFolder, REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic, yamlTooLarge,
+  notAFolderRefusal, REQUESTS_DIR, resourceText, SERVERS_DIR, SPECS_DIR, stripYaml, uniqueFileName, writeFileAtomic, yamlTooLarge,
 } from '../workspace/index.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
 import { UNUSABLE_KEY_RULE, unusableKeyProblem } from '../support/placeholder-syntax.js';
@@ -86,8 +86,8 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
     const linked = await checkNoSymlinks(root, dir);
     if (linked) throw new ImportError(`Cannot import: ${linked}. Replace ${dir} with a real folder inside the workspace, then import again.`);
     // A pipe or file there: said as what it is (never opened), not as a temporary folder that could not be made.
-    const notFolder = notAFolder(path.join(root, dir));
-    if (notFolder && notFolder !== 'link') throw new ImportError(`Cannot import: ${dir}/ cannot be written to (${notFolder.reason}); nothing was written. ${notFolder.fix.replace(/\.$/, '')}, then import again.`);
+    const notFolder = notAFolderRefusal(root, dir, 'import again');
+    if (notFolder) throw new ImportError(`Cannot import: ${notFolder}`);
   }
   if (!(await isDirectory(targetDir))) {
     throw new ImportError(into.length ? `The folder "${into.join('/')}" does not exist under requests/. Create it first or leave out --into.` : `${root} has no requests/ folder; open it as a workspace first.`);

@@ -13,7 +13,7 @@ import { NameError, requireSavedName } from './requests.js';
 import { readResource } from './read-resource.js';
 import { isSubfolderWarning } from './unread-entries.js';
 import { saveResource, type SaveOptions } from './save.js';
-import { isYamlFile, stripYaml } from './tree.js';
+import { isYamlFile, notAFolderRefusal, stripYaml } from './tree.js';
 import { formatWarning } from './warning-text.js';
 import type { Warning, Workspace } from './types.js';
 
@@ -112,6 +112,9 @@ export function subfoldersNotRead(workspace: Workspace, kind: EntryKind): string
 export async function createEntry<K extends EntryKind>(root: string, kind: K, value: EntryValue<K>): Promise<string> {
   requireName(value.name);
   const dir = await entryDir(root, kind);
+  // A pipe or file where the folder goes: said as what it is (never opened), not as mkdir's EEXIST.
+  const notFolder = notAFolderRefusal(root, FOLDERS[kind], 'try again');
+  if (notFolder) throw new Error(`Cannot create ${WORDS[kind][1]} "${value.name}": ${notFolder}`);
   await fs.mkdir(dir, { recursive: true });
   const id = uniqueFileName(value.name, await takenIds(dir));
   await saveResource(path.join(dir, `${id}.yaml`), kind, value as never);

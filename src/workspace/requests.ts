@@ -12,7 +12,7 @@ import type { MoveStep } from './move-journal.js';
 import { readResource } from './read-resource.js';
 import { formatWarning } from './warning-text.js';
 import { checkResourceValue, saveResource } from './save.js';
-import { FOLDER_FILE, MAX_TREE_DEPTH, REQUESTS_DIR, stripYaml } from './tree.js';
+import { FOLDER_FILE, MAX_TREE_DEPTH, notAFolderRefusal, REQUESTS_DIR, stripYaml } from './tree.js';
 
 export class NameError extends Error {
   override name = 'NameError';
@@ -57,6 +57,19 @@ async function folderDir(root: string, folderPath: string): Promise<string> {
 }
 
 /**
+ * Refuses to write into folder `folderPath` when it, or a folder on its way from `requests/`, is a
+ * pipe, a socket or a file: said as what it is (never opened), not as mkdir's EEXIST or ENOTDIR.
+ */
+function checkFoldersOnWay(root: string, folderPath: string, what: string): void {
+  let dir = REQUESTS_DIR;
+  for (const part of ['', ...folderPath.split('/').filter(Boolean)]) {
+    if (part) dir = `${dir}/${part}`;
+    const notFolder = notAFolderRefusal(root, dir, 'try again');
+    if (notFolder) throw new Error(`Cannot create ${what}: ${notFolder}`);
+  }
+}
+
+/**
  * Refuses to put something `levels` folder levels deep (1 = a folder at the collection root): the
  * tree is read to 32 levels only (spec 2.1.8), so anything deeper would vanish from the workspace.
  */
@@ -94,6 +107,7 @@ export async function createRequest(root: string, folderPath: string, request: R
   requireName(request.name);
   const dir = await folderDir(root, folderPath);
   checkLevels(levelsOf(folderPath), `Folder "${folderPath}"`);
+  checkFoldersOnWay(root, folderPath, `request "${request.name}"`);
   await fs.mkdir(dir, { recursive: true });
   const fileName = `${uniqueFileName(request.name, await siblingNames(dir))}.yaml`;
   await saveResource(path.join(dir, fileName), 'request', request);
@@ -119,6 +133,7 @@ export async function createFolder(root: string, parentPath: string, name: strin
   requireName(name);
   const dir = await folderDir(root, parentPath);
   checkLevels(levelsOf(parentPath) + 1, `Folder "${name}"`);
+  checkFoldersOnWay(root, parentPath, `folder "${name}"`);
   await fs.mkdir(dir, { recursive: true });
   const dirName = uniqueFileName(name, await siblingNames(dir));
   await fs.mkdir(path.join(dir, dirName));

@@ -92,6 +92,18 @@ export function notAFolderWarning(root: string, dir: string, words: { link: stri
   return { file: dir, message: `${dir}/ ${CANNOT_BE_READ} (${notFolder.reason})${words.unread ?? ''}. ${notFolder.fix}`, code: 'not-a-folder' };
 }
 
+/**
+ * Why nothing can be written into the workspace folder `dir` (`servers`, `requests/Users`, …) when
+ * it is a pipe, a socket or a file (`notAFolder`; a link is each caller's own refusal), in the
+ * words of its warning: `servers/ cannot be written to (it is a named pipe, not a folder); nothing
+ * was written. Replace it with a folder, then ${then}.`; undefined for a folder or nothing there.
+ */
+export function notAFolderRefusal(root: string, dir: string, then: string): string | undefined {
+  const notFolder = notAFolder(path.join(root, dir));
+  if (!notFolder || notFolder === 'link') return undefined;
+  return `${dir}/ cannot be written to (${notFolder.reason}); nothing was written. ${notFolder.fix.replace(/\.$/, '')}, then ${then}.`;
+}
+
 /** `requests/` itself a link: nothing of the tree is read, so say what to do. */
 const REQUESTS_LINK_MESSAGE = `${REQUESTS_DIR} is a symbolic link; Ferry never follows links, so no request was read. Put the real folder in its place (remove the link, then move or copy the folder it points to here as ${REQUESTS_DIR}/).`;
 

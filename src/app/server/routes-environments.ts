@@ -10,9 +10,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { WorkspaceBusyError, type EnvironmentMark } from '../../appdata/index.js';
 import { deepEqual, describeValue, parseResource, WORKSPACE_FILE, type EnvironmentFile, type ResourceKind, type Variable } from '../../model/index.js';
-import { environmentSecretScopes, RunError, workspaceSecretScope } from '../../variables/index.js';
+import { environmentSecretScopes, workspaceSecretScope } from '../../variables/index.js';
 import { createEnvironment, deleteEnvironment, saveRenamed } from '../../variables/manage-environments.js';
-import { checkNoSymlinks, ENVIRONMENTS_DIR, formatWarning, NameError, readResource, saveResource } from '../../workspace/index.js';
+import { checkNoSymlinks, ENVIRONMENTS_DIR, formatWarning, readResource, saveResource } from '../../workspace/index.js';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { variableKeyProblem } from '../../variables/variable-keys.js';
 import { ApiError, field, optionalField, type Routes } from './router.js';
@@ -170,8 +170,8 @@ async function manage(state: WorkspaceState, change: () => Promise<string>): Pro
     id = await change();
   } catch (error) {
     if (error instanceof WorkspaceBusyError) throw new ApiError(409, error.message);
-    if (error instanceof RunError || error instanceof NameError) throw new ApiError(400, error.message);
-    throw error;
+    // A refusal in words (a name taken, environments/ a file or a pipe): said as every write's is.
+    throw new ApiError(400, (error as Error).message);
   }
   await state.reloadAfterOwnWrites([ENVIRONMENTS_DIR, ...before, file(id)]);
   state.retire();

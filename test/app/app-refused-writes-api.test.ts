@@ -1,0 +1,76 @@
+/**
+ * The app's creates and deletes that the file system refuses, over the real API on 127.0.0.1 with
+ * real files: a workspace folder that is a named pipe or a file where a new request, folder,
+ * environment, server or load test goes says what it is, where, and what to do (not mkdir's
+ * EEXIST), and writes nothing.
+ */
+import { spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startAppServer, type AppServer } from '../../src/app/server/index.js';
+import { openWorkspace } from '../../src/workspace/index.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { ApiClient } from './api-client.js';
+
+let ws: TempWorkspace | undefined;
+let app: AppServer | undefined;
+afterEach(async () => {
+  await app?.close();
+  await ws?.cleanup();
+  app = undefined;
+  ws = undefined;
+});
+
+async function openApp(files: Record<string, unknown>): Promise<{ client: ApiClient; root: string }> {
+  ws = await makeWorkspace(files);
+  process.env.FERRY_DATA_DIR = ws.dataDir;
+  app = await startAppServer({ workspace: await openWorkspace(ws.root) });
+  const client = new ApiClient(app.port);
+  await client.login(new URL(app.url).searchParams.get('token')!);
+  return { client, root: ws.root };
+}
+
+function mkfifo(file: string): void {
+  const made = spawnSync('mkfifo', [file]);
+  if (made.status !== 0) throw new Error(`mkfifo ${file}: ${made.stderr}`);
+}
+
+describe('creating in the app where a workspace folder is a pipe or a file', () => {
+  it('servers/, loadtests/ a named pipe, environments/ a file: each create says so, in the workspace\'s words, and writes nothing', async () => {
+    const { client, root } = await openApp({ 'requests/Plain.yaml': { name: 'Plain', url: 'http://127.0.0.1:9/' } });
+    mkfifo(path.join(root, 'servers'));
+    mkfifo(path.join(root, 'loadtests'));
+    await fs.rm(path.join(root, 'environments'), { recursive: true, force: true });
+    await fs.writeFile(path.join(root, 'environments'), 'not a folder\n');
+
+    const server = await client.call('POST', '/api/server', { name: 'API', kind: 'http' });
+    expect(server).toMatchObject({ status: 400, body: { error: 'Cannot create server "API": servers/ cannot be written to (it is a named pipe, not a folder); nothing was written. Replace it with a folder, then try again.' } });
+    const loadTest = await client.call('POST', '/api/loadtest', { name: 'Smoke' });
+    expect(loadTest).toMatchObject({ status: 400, body: { error: 'Cannot create load test "Smoke": loadtests/ cannot be written to (it is a named pipe, not a folder); nothing was written. Replace it with a folder, then try again.' } });
+    const environment = await client.call('POST', '/api/environments', { name: 'Stage' });
+    expect(environment).toMatchObject({ status: 400, body: { error: 'Cannot create environment "Stage": environments/ cannot be written to (it is a file, not a folder); nothing was written. Make it a folder, then try again.' } });
+
+    // Nothing written: the pipes are still pipes, the file still holds what it held.
+    expect((await fs.lstat(path.join(root, 'servers'))).isFIFO()).toBe(true);
+    expect((await fs.lstat(path.join(root, 'loadtests'))).isFIFO()).toBe(true);
+    expect(await fs.readFile(path.join(root, 'environments'), 'utf8')).toBe('not a folder\n');
+  });
+
+  it('requests/ a named pipe, a folder on the way a file: a new request or folder says which and what to do', async () => {
+    const { client, root } = await openApp({ 'requests/Users': 'a file where a folder would be\n' });
+    const inUsers = await client.call('POST', '/api/request', { folder: 'Users', name: 'Health' });
+    expect(inUsers).toMatchObject({ status: 400, body: { error: 'Cannot create request "Health": requests/Users/ cannot be written to (it is a file, not a folder); nothing was written. Make it a folder, then try again.' } });
+    const folderInUsers = await client.call('POST', '/api/folder', { parent: 'Users', name: 'Admin' });
+    expect(folderInUsers).toMatchObject({ status: 400, body: { error: 'Cannot create folder "Admin": requests/Users/ cannot be written to (it is a file, not a folder); nothing was written. Make it a folder, then try again.' } });
+    expect(await fs.readFile(path.join(root, 'requests/Users'), 'utf8')).toBe('a file where a folder would be\n');
+
+    await fs.rm(path.join(root, 'requests'), { recursive: true });
+    mkfifo(path.join(root, 'requests'));
+    const request = await client.call('POST', '/api/request', { name: 'Health' });
+    expect(request).toMatchObject({ status: 400, body: { error: 'Cannot create request "Health": requests/ cannot be written to (it is a named pipe, not a folder); nothing was written. Replace it with a folder, then try again.' } });
+    const folder = await client.call('POST', '/api/folder', { name: 'Admin' });
+    expect(folder).toMatchObject({ status: 400, body: { error: 'Cannot create folder "Admin": requests/ cannot be written to (it is a named pipe, not a folder); nothing was written. Replace it with a folder, then try again.' } });
+    expect((await fs.lstat(path.join(root, 'requests'))).isFIFO()).toBe(true);
+  });
+});
