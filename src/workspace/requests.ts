@@ -224,17 +224,23 @@ export async function deleteRequest(root: string, requestPath: string): Promise<
   if (problem) throw new Error(`Cannot delete "${requestPath}": ${problem}.`);
   // unlink, not rm: rm takes a file it may not remove for a folder and says ENOTDIR.
   await fs.unlink(path.join(root, REQUESTS_DIR, requestPath)).catch((error: NodeJS.ErrnoException) => {
-    throw removeFailure(`${REQUESTS_DIR}/${requestPath}`, `${REQUESTS_DIR}/${path.posix.dirname(requestPath) === '.' ? '' : `${path.posix.dirname(requestPath)}/`}`, error, 'nothing was removed');
+    const folder = path.posix.dirname(requestPath) === '.' ? '' : `${path.posix.dirname(requestPath)}/`;
+    throw removeFailure(`${REQUESTS_DIR}/${requestPath}`, { shown: `${REQUESTS_DIR}/${folder}`, folder: true }, error, 'nothing was removed');
   });
 }
 
-/** Why a delete failed, in words: `what` and the `folder` that refused it (relative to the workspace). */
-function removeFailure(what: string, folder: string, error: NodeJS.ErrnoException, done: string): Error {
-  const why: Record<string, string> = {
-    EACCES: `permission denied: the folder ${folder} does not allow removing what is in it. Make the folder writable, then try again.`,
-    EPERM: `operation not permitted: the folder ${folder} (or what is in it) cannot be changed. Make it writable (chmod u+w; chattr -i for an immutable one), then try again.`,
-    EROFS: 'the file system is read-only.',
-  };
+/**
+ * Why a delete failed, in words: `what`, and what `refused` it (relative to the workspace): a
+ * folder that does not allow removing what it holds, or a file that may not go.
+ */
+function removeFailure(what: string, refused: { shown: string; folder: boolean }, error: NodeJS.ErrnoException, done: string): Error {
+  const why: Record<string, string> = refused.folder
+    ? {
+      EACCES: `permission denied: the folder ${refused.shown} does not allow removing what is in it. Make the folder writable, then try again.`,
+      EPERM: `operation not permitted: the folder ${refused.shown} (or what is in it) cannot be changed. Make it writable (chmod u+w; chattr -i for an immutable one), then try again.`,
+    }
+    : { EPERM: `operation not permitted: ${refused.shown} cannot be removed (it is immutable or append-only). Make it removable (chattr -i; chattr -a), then try again.` };
+  why.EROFS = 'the file system is read-only.';
   return new Error(`Could not delete ${what} (${done}): ${(error.code && why[error.code]) ?? error.message}`);
 }
 
@@ -349,14 +355,26 @@ export async function relocateFolder(root: string, folderPath: string, toParent:
   return newPath;
 }
 
+/**
+ * Deletes a folder with everything in it, all or nothing as far as the system lets Ferry know: what
+ * would refuse the removal (a subfolder that allows no removal, an immutable file) is looked for
+ * first (removable.ts), and then nothing is removed. Only what that cannot see stops the removal
+ * part-way, and the refusal says so.
+ */
 export async function deleteFolder(root: string, folderPath: string): Promise<void> {
   if (!folderPath) throw new Error('The collection root cannot be deleted.');
   const dir = await folderDir(root, folderPath);
+  if (!(await fs.lstat(dir).catch(() => undefined))?.isDirectory()) throw new Error(`No folder "${folderPath}" under ${REQUESTS_DIR}/.`);
+  const what = `${REQUESTS_DIR}/${folderPath.replace(/\/+$/, '')}/`;
+  const shown = (absolute: string, folder: boolean) => ({ shown: `${path.relative(root, absolute).split(path.sep).join('/')}${folder ? '/' : ''}`, folder });
+  // Loaded only for a delete, as the move steps are: `ferry run` loads no more than it needs.
+  const { removalRefusal } = await import('./removable.js');
+  const refusal = await removalRefusal(dir);
+  if (refusal) throw removeFailure(what, shown(refusal.path, refusal.folder), refusal.error, 'nothing was removed');
   await fs.rm(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     // What could not be removed (rm says ENOTDIR for a file it may not remove): the folder holding it refused.
-    const stuck = error.path ? path.relative(root, error.path).split(path.sep).join('/') : undefined;
-    const folder = stuck ? `${path.posix.dirname(stuck)}/` : `${REQUESTS_DIR}/${folderPath}/`;
-    throw removeFailure(`${REQUESTS_DIR}/${folderPath}/`, folder, error.code === 'ENOTDIR' ? Object.assign(error, { code: 'EPERM' }) : error, 'part of it may be gone already; the rest is still there');
+    const refused = error.path ? shown(path.dirname(error.path), true) : { shown: what, folder: true };
+    throw removeFailure(what, refused, error.code === 'ENOTDIR' ? Object.assign(error, { code: 'EPERM' }) : error, 'part of it may be gone already; the rest is still there');
   });
 }
 

@@ -2,7 +2,8 @@
  * The app's creates and deletes that the file system refuses, over the real API on 127.0.0.1 with
  * real files: a workspace folder that is a named pipe or a file where a new request, folder,
  * environment, server or load test goes says what it is, where, and what to do (not mkdir's
- * EEXIST), and writes nothing.
+ * EEXIST), and writes nothing; a folder delete that something inside refuses (an immutable
+ * subfolder, an append-only file: chattr, which stops root too) removes nothing and says what.
  */
 import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -72,5 +73,44 @@ describe('creating in the app where a workspace folder is a pipe or a file', () 
     const folder = await client.call('POST', '/api/folder', { name: 'Admin' });
     expect(folder).toMatchObject({ status: 400, body: { error: 'Cannot create folder "Admin": requests/ cannot be written to (it is a named pipe, not a folder); nothing was written. Replace it with a folder, then try again.' } });
     expect((await fs.lstat(path.join(root, 'requests'))).isFIFO()).toBe(true);
+  });
+});
+
+/** Every path under `dir`, relative, sorted. */
+async function listing(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true });
+  return entries.map((e) => e.split(path.sep).join('/')).sort();
+}
+
+describe('deleting a folder in the app that something inside refuses', () => {
+  it('an immutable subfolder deep inside: the delete is refused before anything is removed, naming it; once it is changeable, the whole folder goes', async (ctx) => {
+    const request = (name: string) => ({ name, url: 'http://127.0.0.1:9/' });
+    const { client, root } = await openApp({
+      'requests/Users/_folder.yaml': { name: 'Users', seq: 1 },
+      'requests/Users/A first.yaml': request('A first'),
+      'requests/Users/Admin/Roles.yaml': request('Roles'),
+      'requests/Users/Admin/Locked/Kept.yaml': request('Kept'),
+      'requests/Users/Z last.yaml': request('Z last'),
+    });
+    const locked = path.join(root, 'requests/Users/Admin/Locked');
+    if (spawnSync('chattr', ['+i', locked]).status !== 0) ctx.skip();
+    const before = await listing(path.join(root, 'requests'));
+    try {
+      const refused = await client.call('DELETE', '/api/folder?path=Users', undefined, '');
+      expect(refused).toMatchObject({
+        status: 400,
+        body: { error: 'Could not delete requests/Users/ (nothing was removed): operation not permitted: the folder requests/Users/Admin/Locked/ (or what is in it) cannot be changed. Make it writable (chmod u+w; chattr -i for an immutable one), then try again.' },
+      });
+      // Whole: every file and folder still there (rm would have taken "A first.yaml" and Admin/Roles.yaml first).
+      expect(await listing(path.join(root, 'requests'))).toEqual(before);
+      const tree = (await client.call('GET', '/api/workspace')).text;
+      expect(tree).toContain('Users/Admin/Roles.yaml');
+      expect(tree).toContain('Users/A first.yaml');
+    } finally {
+      spawnSync('chattr', ['-i', locked]);
+    }
+    const deleted = await client.call('DELETE', '/api/folder?path=Users', undefined, '');
+    expect(deleted.status).toBe(200);
+    expect(await fs.readdir(path.join(root, 'requests'))).toEqual([]);
   });
 });

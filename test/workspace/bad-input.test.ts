@@ -350,7 +350,7 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(await fs.readFile(path.join(folder, 'Good.yaml'), 'utf8')).toBe(good);
   });
 
-  it('a folder that allows no removal: deleting a request or a folder says which folder refused and what to do, not ENOTDIR', async (ctx) => {
+  it('a folder that allows no removal: deleting a request or a folder says which folder refused and what to do, not ENOTDIR, and removes nothing', async (ctx) => {
     const { deleteFolder, deleteRequest } = await import('../../src/workspace/index.js');
     const root = await workspace({ 'requests/Shelf/_folder.yaml': 'name: Shelf\n', 'requests/Shelf/Loose.yaml': good, 'requests/Shelf/Box/Kept.yaml': good });
     const box = path.join(root, 'requests', 'Shelf', 'Box');
@@ -364,12 +364,39 @@ describe('bad input: each a clear message while the rest opens', () => {
       : 'permission denied: the folder requests/Shelf/Box/ does not allow removing what is in it. Make the folder writable, then try again.';
     try {
       await expect(deleteRequest(root, 'Shelf/Box/Kept.yaml')).rejects.toThrow(`Could not delete requests/Shelf/Box/Kept.yaml (nothing was removed): ${reason}`);
-      await expect(deleteFolder(root, 'Shelf')).rejects.toThrow(`Could not delete requests/Shelf/ (part of it may be gone already; the rest is still there): ${reason}`);
+      await expect(deleteFolder(root, 'Shelf')).rejects.toThrow(`Could not delete requests/Shelf/ (nothing was removed): ${reason}`);
     } finally {
       if (asRoot) spawnSync('chattr', ['-i', box]);
       else await fs.chmod(box, 0o755);
     }
     expect(await fs.readFile(path.join(box, 'Kept.yaml'), 'utf8')).toBe(good);
+    // Found before anything went: the folder is whole, its files beside the subfolder too.
+    expect((await fs.readdir(path.join(root, 'requests', 'Shelf'))).sort()).toEqual(['Box', 'Loose.yaml', '_folder.yaml']);
+    expect(await fs.readFile(path.join(root, 'requests', 'Shelf', 'Loose.yaml'), 'utf8')).toBe(good);
+  });
+
+  it('an immutable file deep in a folder: deleting the folder names the file, removes nothing, and a link inside is not followed', async (ctx) => {
+    const { deleteFolder } = await import('../../src/workspace/index.js');
+    const root = await workspace({ 'requests/Shelf/A.yaml': good, 'requests/Shelf/Deep/Er/Kept.yaml': good, 'requests/Shelf/Z.yaml': good });
+    const kept = path.join(root, 'requests', 'Shelf', 'Deep', 'Er', 'Kept.yaml');
+    // Only chattr makes a file no one may remove (append-only stops its removal as immutable does).
+    if (spawnSync('chattr', ['+a', kept]).status !== 0) ctx.skip();
+    // A link to a folder outside that allows no removal: a link is removed as it is, never entered.
+    const outside = await tempDir();
+    await fs.writeFile(path.join(outside, 'Theirs.yaml'), good);
+    await fs.symlink(outside, path.join(root, 'requests', 'Shelf', 'Linked'));
+    const locked = spawnSync('chattr', ['+i', outside]).status === 0;
+    try {
+      await expect(deleteFolder(root, 'Shelf')).rejects.toThrow('Could not delete requests/Shelf/ (nothing was removed): operation not permitted: requests/Shelf/Deep/Er/Kept.yaml cannot be removed (it is immutable or append-only). Make it removable (chattr -i; chattr -a), then try again.');
+      expect((await fs.readdir(path.join(root, 'requests', 'Shelf'))).sort()).toEqual(['A.yaml', 'Deep', 'Linked', 'Z.yaml']);
+      expect(await fs.readFile(kept, 'utf8')).toBe(good);
+    } finally {
+      spawnSync('chattr', ['-a', kept]);
+    }
+    await deleteFolder(root, 'Shelf');
+    expect(await fs.readdir(path.join(root, 'requests'))).toEqual([]);
+    if (locked) spawnSync('chattr', ['-i', outside]);
+    expect(await fs.readdir(outside)).toEqual(['Theirs.yaml']);
   });
 
   it('a read-only workspace without an id or requests/ still opens, with a warning and a stable id', async () => {
