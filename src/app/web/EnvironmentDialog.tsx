@@ -6,7 +6,7 @@
  * `diskChanges` moves when workspace files change on disk (git, an editor, another tab): the file
  * is read again, and taken at once unless the dialog holds edits, which then meet the conflict bar.
  */
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { EnvironmentVariableView } from '../shared/api.js';
 import { api, ApiFailure, stableJson } from './api.js';
 import { ConflictBar } from './ConflictBar.js';
@@ -28,7 +28,14 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   const [savedName, setSavedName] = useState('');
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [rows, setRows] = useState<EnvironmentVariableView[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  /**
+   * The error on screen; `forConflict` when it is the save's refusal for the conflict (409): it says
+   * why, so the bar says nothing of its own. One state, so any other error put in its place (a read
+   * that failed, a refused delete) gives the bar its words back, and clearing it clears the mark.
+   */
+  const [shownError, setShownError] = useState<{ message: string; forConflict: boolean } | null>(null);
+  const error = shownError?.message ?? null;
+  const setError = useCallback((message: string | null) => setShownError(message === null ? null : { message, forConflict: false }), []);
   /** The name and variables as read: anything else typed is lost by closing, so closing asks first. */
   const [loaded, setLoaded] = useState('');
   /** The variables as the file held them when read: sent with a save, which is refused (409) when the file changed since. */
@@ -44,9 +51,12 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   const [mark, setMark] = useState<unknown>(undefined);
   /** Read again from where the environment is now (a rename on Save moves it). */
   const url = variablesUrl(currentId);
-  const edited = loaded !== '' && JSON.stringify({ name, rows }) !== loaded;
-  /** The error on screen is the save's refusal for this conflict (409): it says why, so the bar says nothing of its own. */
-  const [refusedForConflict, setRefusedForConflict] = useState(false);
+  /**
+   * The file has been read: until then nothing is shown to edit (as in the other editors), so
+   * nothing typed meets a first read that failed, or answers later, and is put over without a word.
+   */
+  const read = loaded !== '';
+  const edited = read && JSON.stringify({ name, rows }) !== loaded;
   /** Saved, but the user typed on while the save was on its way: the dialog stays open with those edits. */
   const [savedNote, setSavedNote] = useState<string | null>(null);
   /** Save's answer keeps what was typed while it was on its way (save-answer.ts). */
@@ -62,7 +72,11 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
     // A refused save's message, if any, stays (as in the settings dialog): it says why nothing was
     // saved, and the bar's own words only stand in for a refusal of this conflict.
     conflict: (env) => setConflict(env.variables),
+    // Nothing typed (or nothing read yet): the file's version. A failed first read's error, and a
+    // refused save's conflict with its mark, no longer hold: the dialog shows the file as it is now.
     take: (env) => {
+      setError(null);
+      setConflict(null);
       // The record of renames as of this version: a save sent on it follows those made since.
       if (env.mark !== undefined) setMark(env.mark);
       setName(env.name);
@@ -80,7 +94,8 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
   const save = async (over = base) => {
     try {
       setConflict(null);
-      setRefusedForConflict(false);
+      // The conflict is gone with its bar: an error still shown is no longer its refusal.
+      setShownError((shown) => shown && { ...shown, forConflict: false });
       setSavedNote(null);
       let closes = true;
       const answer = await sendSave<VariablesRead>((sent, after) => {
@@ -110,8 +125,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
     } catch (e) {
       const changed = e instanceof ApiFailure ? (e.body as { variables?: EnvironmentVariableView[] } | undefined)?.variables : undefined;
       if (changed) setConflict(changed);
-      setRefusedForConflict(changed !== undefined);
-      setError((e as Error).message);
+      setShownError({ message: (e as Error).message, forConflict: changed !== undefined });
     }
   };
   const remove = async () => {
@@ -120,19 +134,18 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       onSaved();
       onClose();
     } catch (e) {
-      setRefusedForConflict(false);
       setError((e as Error).message);
     }
   };
   return (
     <Modal
       label={id === undefined ? 'Workspace variables' : 'Environment'}
-      title={id === undefined ? <>Workspace variables of {shownName(name)}</> : <>Environment <input aria-label="Environment name" value={name} onChange={(e) => setName(e.target.value)} /></>}
+      title={id === undefined ? <>Workspace variables of {shownName(name)}</> : <>Environment {read && <input aria-label="Environment name" value={name} onChange={(e) => setName(e.target.value)} />}</>}
       className="wide"
       onClose={close}
-      onKeyDown={saveOnCtrlS(() => void save())}
+      onKeyDown={saveOnCtrlS(() => void (read && save()))}
     >
-      <table className="kv" aria-label="Environment variables">
+      {read && <table className="kv" aria-label="Environment variables">
         <thead><tr><th /><th>Variable</th><th>Value</th><th>Secret</th><th /></tr></thead>
         <tbody>
           {shown.map((row, i) => (
@@ -153,7 +166,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
             </tr>
           ))}
         </tbody>
-      </table>
+      </table>}
       {id === undefined && <p className="muted">Workspace variables apply in every environment; an environment's variable of the same name wins.</p>}
       <p className="muted">Secret values are kept encrypted on this computer (as <code>ferry secret set</code> does), never in the workspace files.</p>
       {error && <p className="error" role="alert">{error}</p>}
@@ -161,7 +174,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
       {conflict && (
         <ConflictBar
           file={conflict}
-          message={error && refusedForConflict ? undefined : 'These variables changed on disk while you were editing them.'}
+          message={shownError?.forConflict ? undefined : 'These variables changed on disk while you were editing them.'}
           setBase={setBase}
           show={(file) => { setRows(file); setLoaded(JSON.stringify({ name, rows: file })); setError(null); }}
           save={(file) => void save(file)}
@@ -173,7 +186,7 @@ export function EnvironmentDialog({ id, diskChanges, onClose, onSaved }: { id?: 
           ? <button className="danger" onClick={() => void remove()}>Delete “{savedName}” and its secret values</button>
           : <button onClick={() => setConfirmingDelete(true)}>Delete environment…</button>)}
         <span className="spacer" />
-        <button onClick={close}>Cancel</button><button className="primary" onClick={() => void save()}>Save</button>
+        <button onClick={close}>Cancel</button>{read && <button className="primary" onClick={() => void save()}>Save</button>}
       </footer>
     </Modal>
   );

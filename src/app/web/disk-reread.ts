@@ -4,7 +4,7 @@
  * disk's version, with edits it keeps them and offers the disk's (the conflict bar). One rule for
  * the app's editors that hold a file (server, load test, variables, folder and workspace settings;
  * Application settings, whose `diskChanges` counts changes of this computer's settings file);
- * the read made when one opens is one of these reads too (each gives `failed`).
+ * the read made when one opens is one of these reads too.
  */
 import { useEffect, useRef } from 'react';
 import { useLatest } from './latest.js';
@@ -19,13 +19,14 @@ export interface DiskReread<T> {
   openKey(): string | undefined;
   read(): Promise<T>;
   /**
-   * Given, the editor's first read is made here too, when it opens and when its key changes, as
-   * one of its reads: an older one answering last is dropped, so the first read answering after a
-   * read for a change made since does not put back the file before it, and a change while it is on
-   * its way is read. Says why a read failed while nothing was read yet for the key (a re-read's
-   * failure says nothing: the editor's list and a save say so).
+   * Says why a read failed while nothing was read yet for the key (a re-read's failure says
+   * nothing: the editor's list and a save say so). The editor's first read is made here, when it
+   * opens and when its key changes, as one of its reads: an older one answering last is dropped,
+   * so the first read answering after a read for a change made since does not put back the file
+   * before it, and a change while it is on its way is read. Every editor's is (required: one
+   * without it would read nothing when it opens).
    */
-  failed?(error: Error): void;
+  failed(error: Error): void;
   /**
    * Every read still of the open file, before it is compared: for what follows the file whatever
    * the edits (the settings dialog's "validate" switch, when not flipped in the dialog).
@@ -86,13 +87,13 @@ export function useDiskReread<T>(diskChanges: number, saves: SavesSeen, reread: 
       if (now.edited()) now.conflict(read);
       else now.take(read);
     }, (e: Error) => {
-      if (newest() && latest.current.openKey() === key && readFor.current !== key) latest.current.failed?.(e);
+      if (newest() && latest.current.openKey() === key && readFor.current !== key) latest.current.failed(e);
     });
   };
-  // Opened, or another file opened in it: read, when the editor's first read is made here.
+  // Opened, or another file opened in it: its first read.
   const opened = reread.openKey();
   useEffect(() => {
-    if (reread.failed) readNow();
+    readNow();
   }, [opened]);
   useEffect(() => {
     if (diskChanges !== first.current) readNow();
