@@ -140,7 +140,11 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the open request 
     }
   });
 
-  it('a delete refused while an edit is refused for what it holds: the edit stays, and, fixed, it is saved', async (ctx) => {
+  it('a delete refused while an edit is refused for what it holds: the edit stays, both refusals are said, and, fixed, it is saved', async (ctx) => {
+    // Notices stand until closed: those of the test before go first.
+    const close = page.getByRole('button', { name: 'Close the notice' });
+    while ((await close.count()) > 0) await close.first().click();
+    await expect.poll(() => notices()).toEqual([]);
     await page.getByRole('treeitem', { name: /Fixed/ }).click();
     await expect.poll(() => page.getByLabel('Request name').inputValue()).toBe('Fixed');
     await page.getByLabel('Request name').fill('');
@@ -152,7 +156,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the open request 
       asked.length = 0;
       await page.getByRole('treeitem', { name: /Fixed/ }).click({ button: 'right' });
       await page.getByRole('menuitem', { name: 'Delete' }).click();
-      await expect.poll(() => notices()).toEqual([expect.stringMatching(/^Not deleted: .*Fixed\.yaml/)]);
+      // The second refusal is said below the first: why the edit is not saved still shows (it took its place before).
+      await expect.poll(() => notices()).toEqual([expect.stringContaining('Not saved: A name cannot be empty'), expect.stringMatching(/^Not deleted: .*Fixed\.yaml/)]);
     } finally {
       await unlock();
     }
@@ -161,6 +166,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the open request 
     expect(await fs.readFile(req('Locked/Fixed.yaml'), 'utf8')).toContain('url: http://127.0.0.1:9/fixed');
     await page.getByLabel('Request name').fill('Fixed');
     await expect.poll(() => fs.readFile(req('Locked/Fixed.yaml'), 'utf8')).toContain('url: http://127.0.0.1:9/edited');
+    // Saved: its refusal goes; the delete's stays until closed, and closing it leaves none.
+    await expect.poll(() => notices()).toEqual([expect.stringMatching(/^Not deleted: .*Fixed\.yaml/)]);
+    await page.getByRole('alert').filter({ hasText: 'Not deleted:' }).getByRole('button', { name: 'Close the notice' }).click();
+    await expect.poll(() => notices()).toEqual([]);
     expect(asked).toEqual(['Delete request "Fixed"? Its file requests/Locked/Fixed.yaml is removed.']);
   });
 });

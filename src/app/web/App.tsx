@@ -6,7 +6,7 @@
  * editor (opening, saving, following, deleting) is open-request.ts; the sidebar's actions are
  * sidebar-actions.ts; this module holds the rest of the page's state and draws it.
  */
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { EDITOR_SHARE, LOCK_WAIT_NOTICE_START, SIDEBAR_WIDTH, type AppView, type SplitLayout } from '../shared/api.js';
 import type { ImportDone, LiveEvent, RequestFile, SendResponse, StreamMessage, TokenResponse, TrafficView, TreeItem, WorkspaceInfo } from '../shared/api.js';
 import { api, connectLive } from './api.js';
@@ -44,6 +44,7 @@ import { WorkSplit } from './WorkSplit.js';
 import { useLatest } from './latest.js';
 import { UpdateSpecDialog } from './UpdateSpecDialog.js';
 import { shownName } from '../../support/shown-name.js';
+import { noticesAfter } from './notices.js';
 
 /** What the sidebar leaves to the editor and response at least: a narrow window narrows the widest sidebar. */
 const WORK_MIN_WIDTH = 420;
@@ -70,10 +71,12 @@ export function App() {
   const [answer, setAnswer] = useState<SendResponse | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notices, setNotices] = useState<string[]>([]);
+  /** One notice said, or an updater of each shown (notices.ts): several stand at once. */
+  const setNotice = useCallback<Dispatch<SetStateAction<string | null>>>((action) => setNotices((shown) => noticesAfter(shown, action)), []);
   const lockWait = useLockWait();
-  /** The notice shown goes: the wait of a write for another process's lock, when one is said, else the notice. */
-  const closeNotice = useCallback(() => (lockWait ? dismissLockWait() : setNotice(null)), [lockWait]);
+  /** That notice goes (its × or a click on it); the others stay. */
+  const closeNotice = useCallback((closed: string) => setNotices((shown) => shown.filter((notice) => notice !== closed)), []);
   const [dialog, setDialog] = useState<{ type: 'code'; path: string; request?: RequestFile } | { type: 'import'; into?: string } | { type: 'environment'; id: string } | { type: 'newEnvironment' } | { type: 'cookies' } | { type: 'variables' } | { type: 'history' } | { type: 'update'; folder: string } | { type: 'settings'; folder: string } | { type: 'appSettings' } | null>(null);
   const [runner, setRunner] = useState<{ folder: string } | null>(null);
   const [run, setRun] = useState<RunView | null>(null);
@@ -411,12 +414,17 @@ export function App() {
         <button aria-label="Toggle theme" onClick={() => pickTheme(theme === 'dark' ? 'light' : 'dark')}>{theme === 'dark' ? '☀' : '☾'}</button>
       </header>
       {loadError && <div className="notice" role="alert">{loadError}</div>}
-      {(lockWait ?? notice) && (
-        // Closed by a click on it, or by its × (a button: the keyboard reaches it too). A write's wait for another process's lock first, while it lasts.
-        <div className="notice" role="alert" onClick={closeNotice}>
-          {lockWait ?? notice} <button className="icon notice-close" aria-label="Close the notice" title="Close" onClick={closeNotice}>×</button>
+      {/* Each closed by a click on it, or by its × (a button: the keyboard reaches it too). A write's wait for another process's lock first, while it lasts. */}
+      {lockWait && (
+        <div className="notice" role="alert" onClick={dismissLockWait}>
+          {lockWait} <button className="icon notice-close" aria-label="Close the notice" title="Close" onClick={dismissLockWait}>×</button>
         </div>
       )}
+      {notices.map((notice) => (
+        <div key={notice} className="notice" role="alert" onClick={(e) => { e.stopPropagation(); closeNotice(notice); }}>
+          {notice} <button className="icon notice-close" aria-label="Close the notice" title="Close" onClick={(e) => { e.stopPropagation(); closeNotice(notice); }}>×</button>
+        </div>
+      ))}
       <AutoStartNotice />
       {info.warnings.length > 0 && <details className="warnings"><summary>{info.warnings.length} file warning(s)</summary><ul>{info.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul></details>}
       <div className="main">

@@ -123,7 +123,8 @@ export function useOpenRequest({ setNotice, loadWorkspace, clearAnswer }: OpenRe
         waitsForLock.current = false;
         saveRefused.current = null;
         // A refusal of an earlier save (an empty name, another process's lock) no longer holds: saying it now would be wrong.
-        setNotice((shown) => (saved.notices ? saved.notices.join(' ') : shown?.startsWith('Not saved:') ? null : shown));
+        setNotice((shown) => (shown?.startsWith('Not saved:') ? null : shown));
+        if (saved.notices) setNotice(saved.notices.join(' '));
         if (saved.path !== path && selectedRef.current === path) {
           selectedRef.current = saved.path;
           setSelected(saved.path);
