@@ -22,10 +22,14 @@ export interface RemovalRefusal {
   error: NodeJS.ErrnoException;
 }
 
-/** Why folder `dir` (absolute, not a link) could not be removed whole, or undefined when nothing found refuses it. */
+/**
+ * Why what folder `dir` (absolute, not a link) holds could not all be removed, with the folder
+ * itself, or undefined when nothing found refuses it. Whether the folder above lets it go is asked
+ * by the caller's rename of it (requests.ts): asked here, its change of mode would be a change the
+ * app's watcher reads the workspace again for.
+ */
 export async function removalRefusal(dir: string): Promise<RemovalRefusal | undefined> {
-  const parent = path.dirname(dir);
-  return (await refusedByFolder(parent, await fs.lstat(parent))) ?? (await walk(dir, await fs.lstat(dir)));
+  return walk(dir, await fs.lstat(dir));
 }
 
 async function walk(dir: string, stat: Stats): Promise<RemovalRefusal | undefined> {

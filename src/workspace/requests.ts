@@ -357,9 +357,11 @@ export async function relocateFolder(root: string, folderPath: string, toParent:
 
 /**
  * Deletes a folder with everything in it, all or nothing as far as the system lets Ferry know: what
- * would refuse the removal (a subfolder that allows no removal, an immutable file) is looked for
- * first (removable.ts), and then nothing is removed. Only what that cannot see stops the removal
- * part-way, and the refusal says so.
+ * would refuse the removal inside (a subfolder that allows no removal, an immutable file) is looked
+ * for first (removable.ts); then the folder is moved aside by one rename within the folder holding
+ * it, which that folder refuses (not writable, immutable) with nothing removed, to a dot-name the
+ * workspace reader and the app's watcher pass over (2.1.7), and removed there. Only what the look
+ * cannot see stops the removal part-way: the rest is put back and the refusal says so.
  */
 export async function deleteFolder(root: string, folderPath: string): Promise<void> {
   if (!folderPath) throw new Error('The collection root cannot be deleted.');
@@ -371,9 +373,14 @@ export async function deleteFolder(root: string, folderPath: string): Promise<vo
   const { removalRefusal } = await import('./removable.js');
   const refusal = await removalRefusal(dir);
   if (refusal) throw removeFailure(what, shown(refusal.path, refusal.folder), refusal.error, 'nothing was removed');
-  await fs.rm(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+  const aside = path.join(path.dirname(dir), `.${path.basename(dir)}.deleting-${process.pid}-${Date.now()}`);
+  await fs.rename(dir, aside).catch((error: NodeJS.ErrnoException) => {
+    throw removeFailure(what, shown(path.dirname(dir), true), error, 'nothing was removed');
+  });
+  await fs.rm(aside, { recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
+    await fs.rename(aside, dir).catch(() => undefined);
     // What could not be removed (rm says ENOTDIR for a file it may not remove): the folder holding it refused.
-    const refused = error.path ? shown(path.dirname(error.path), true) : { shown: what, folder: true };
+    const refused = error.path ? shown(path.join(dir, path.relative(aside, path.dirname(error.path))), true) : { shown: what, folder: true };
     throw removeFailure(what, refused, error.code === 'ENOTDIR' ? Object.assign(error, { code: 'EPERM' }) : error, 'part of it may be gone already; the rest is still there');
   });
 }

@@ -375,6 +375,26 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(await fs.readFile(path.join(root, 'requests', 'Shelf', 'Loose.yaml'), 'utf8')).toBe(good);
   });
 
+  it('a folder whose folder above allows no removal: deleting it says which, and removes nothing of what it holds', async (ctx) => {
+    const { deleteFolder } = await import('../../src/workspace/index.js');
+    const root = await workspace({ 'requests/Shelf/Box/A.yaml': good, 'requests/Shelf/Box/Deep/B.yaml': good });
+    const shelf = path.join(root, 'requests', 'Shelf');
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) {
+      if (spawnSync('chattr', ['+i', shelf]).status !== 0) ctx.skip();
+    } else await fs.chmod(shelf, 0o555);
+    try {
+      const reason = asRoot
+        ? 'operation not permitted: the folder requests/Shelf/ (or what is in it) cannot be changed. Make it writable (chmod u+w; chattr -i for an immutable one), then try again.'
+        : 'permission denied: the folder requests/Shelf/ does not allow removing what is in it. Make the folder writable, then try again.';
+      await expect(deleteFolder(root, 'Shelf/Box')).rejects.toThrow(`Could not delete requests/Shelf/Box/ (nothing was removed): ${reason}`);
+    } finally {
+      if (asRoot) spawnSync('chattr', ['-i', shelf]);
+      else await fs.chmod(shelf, 0o755);
+    }
+    expect((await fs.readdir(shelf, { recursive: true })).sort()).toEqual(['Box', path.join('Box', 'A.yaml'), path.join('Box', 'Deep'), path.join('Box', 'Deep', 'B.yaml')]);
+  });
+
   it('an immutable file deep in a folder: deleting the folder names the file, removes nothing, and a link inside is not followed', async (ctx) => {
     const { deleteFolder } = await import('../../src/workspace/index.js');
     const root = await workspace({ 'requests/Shelf/A.yaml': good, 'requests/Shelf/Deep/Er/Kept.yaml': good, 'requests/Shelf/Z.yaml': good });
