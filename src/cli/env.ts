@@ -10,7 +10,7 @@ import { listEnvironments, NoEnvironmentError, RunError, useEnvironment } from '
 import { createEnvironment, deleteEnvironment, renameEnvironment } from '../variables/manage-environments.js';
 import { forgetScriptValues } from '../variables/script-values.js';
 import { WorkspaceBusyError } from '../appdata/index.js';
-import { ENVIRONMENTS_DIR, NameError } from '../workspace/index.js';
+import { ENVIRONMENTS_DIR, NameError, WorkspaceError } from '../workspace/index.js';
 import { environmentProblems } from './environment-problems.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
@@ -141,7 +141,7 @@ async function managing<T>(change: () => Promise<T>): Promise<T> {
   try {
     return await change();
   } catch (error) {
-    if (error instanceof RunError || error instanceof NameError || error instanceof WorkspaceBusyError) throw new CliError(error.message);
+    if (error instanceof RunError || error instanceof NameError || error instanceof WorkspaceBusyError || error instanceof WorkspaceError) throw new CliError(error.message);
     throw error;
   }
 }

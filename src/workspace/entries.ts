@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { EnvironmentFile, LoadTestFile, ServerFile } from '../model/index.js';
 import { checkNoSymlinks } from './files.js';
 import { checkNewDisplayName, uniqueFileName } from './names.js';
-import { ENVIRONMENTS_DIR, LOADTESTS_DIR, SERVERS_DIR } from './open.js';
+import { ENVIRONMENTS_DIR, LOADTESTS_DIR, SERVERS_DIR, WorkspaceError } from './open.js';
 import { NameError, requireSavedName } from './requests.js';
 import { readResource } from './read-resource.js';
 import { isSubfolderWarning } from './unread-entries.js';
@@ -114,7 +114,7 @@ export async function createEntry<K extends EntryKind>(root: string, kind: K, va
   const dir = await entryDir(root, kind);
   // A pipe or file where the folder goes: said as what it is (never opened), not as mkdir's EEXIST.
   const notFolder = notAFolderRefusal(root, FOLDERS[kind], 'try again');
-  if (notFolder) throw new Error(`Cannot create ${WORDS[kind][1]} "${value.name}": ${notFolder}`);
+  if (notFolder) throw new WorkspaceError(`Cannot create ${WORDS[kind][1]} "${value.name}": ${notFolder}`);
   await fs.mkdir(dir, { recursive: true });
   const id = uniqueFileName(value.name, await takenIds(dir));
   await saveResource(path.join(dir, `${id}.yaml`), kind, value as never);

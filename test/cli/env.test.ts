@@ -1,5 +1,6 @@
 /** `ferry env ls|use|new|rename|rm`: the environments, and the active one kept on this computer, used by run without -e. */
 import { promises as fs } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ferry } from '../support/cli.js';
@@ -182,6 +183,24 @@ describe('ferry env', () => {
     expect(refused).toMatchObject({ code: 2, stdout: '', stderr: `ferry: ${file} is read-only (mode 0444), so it was not changed. Make it writable (chmod u+w), then try again.\n` });
     expect((await fs.readdir(path.join(ws, 'environments'))).sort()).toEqual(['prod.yaml', 'staging.yaml']);
     expect(await fs.readFile(file, 'utf8')).toBe('name: Staging Env\nvariables:\n  - key: a\n    value: "1"\n');
+  });
+
+  it('new where environments/ is a named pipe or a file: exit 2, one line saying what it is and what to do, nothing written', async () => {
+    const dir = path.join(ws, 'environments');
+    await fs.rm(dir, { recursive: true });
+    execFileSync('mkfifo', [dir]);
+    const pipe = await ferry(['-w', ws, 'env', 'new', 'dev']);
+    expect(pipe).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'ferry: Cannot create environment "dev": environments/ cannot be written to (it is a named pipe, not a folder); nothing was written. Replace it with a folder, then try again.\n',
+    });
+    await fs.rm(dir);
+    await fs.writeFile(dir, 'not a folder\n');
+    const file = await ferry(['-w', ws, 'env', 'new', 'dev']);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toMatch(/^ferry: Cannot create environment "dev": environments\/ cannot be written to \(it is a file, not a folder\); nothing was written\. .+\n$/);
+    expect(await fs.readFile(dir, 'utf8')).toBe('not a folder\n');
   });
 
   it('a rename carries the values scripts set in that environment (pm.environment.set) to the new id', async () => {
