@@ -72,13 +72,14 @@ export async function loadVariableSnapshot(
 /**
  * The scope for one send. `overrides` (data-file row, then `--var`, later wins) beat everything,
  * as `--var` does in the template engine; `local` values set by scripts for this request too.
+ * A name given `null` is defined with nothing to fill: `{{name}}` stays as written (a data row's null).
  */
-export function scopeFrom(snapshot: VariableSnapshot, overrides: ReadonlyArray<Readonly<Record<string, string>> | ReadonlyMap<string, string> | undefined> = []): VariableScope {
-  const merged = new Map<string, string>();
+export function scopeFrom(snapshot: VariableSnapshot, overrides: ReadonlyArray<Readonly<Record<string, string | null>> | ReadonlyMap<string, string> | undefined> = []): VariableScope {
+  const merged = new Map<string, string | undefined>();
   for (const layer of overrides) {
     if (!layer) continue;
-    const entries = layer instanceof Map ? layer.entries() : Object.entries(layer as Record<string, string>);
-    for (const [key, value] of entries) if (typeof value === 'string') merged.set(key, value);
+    const entries = layer instanceof Map ? layer.entries() : Object.entries(layer as Record<string, string | null>);
+    for (const [key, value] of entries) if (typeof value === 'string' || value === null) merged.set(key, value ?? undefined);
   }
   return buildVariableScope({
     overrides: merged,

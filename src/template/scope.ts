@@ -25,8 +25,11 @@ export interface VariableLayer {
 }
 
 export interface VariableScopeInput {
-  /** The CLI's `--var key=value`: wins over everything. */
-  overrides?: ValuesByName;
+  /**
+   * The CLI's `--var key=value` (and a run's data row): wins over everything. `undefined` defines
+   * the name with nothing to fill: its placeholder stays as written (a data row's null, as Newman).
+   */
+  overrides?: ReadonlyMap<string, string | undefined> | ValuesByName;
   /** The active environment, if any. */
   environment?: VariableLayer;
   /** The workspace (collection) variables. */
@@ -106,7 +109,7 @@ export const EMPTY_SCOPE = new VariableScope(new Map());
 
 export function buildVariableScope(input: VariableScopeInput): VariableScope {
   const definitions = new Map<string, Definition>();
-  for (const [key, value] of entriesOf(input.overrides)) {
+  for (const [key, value] of overrideEntries(input.overrides)) {
     if (!definitions.has(key)) definitions.set(key, { value, secret: false, origin: 'override' });
   }
   addLayer(definitions, input.environment, 'environment', input.secrets);
@@ -152,6 +155,10 @@ function storedEntries(values: VariableLayer['scriptValues']): [string, string][
   if (values === undefined) return [];
   const entries = values instanceof Map ? [...values.entries()] : Object.entries(values as Record<string, unknown>);
   return entries.filter(([, value]) => value !== undefined && typeof value !== 'function').map(([key, value]) => [key, templateText(value)]);
+}
+
+function overrideEntries(values: VariableScopeInput['overrides']): Iterable<[string, string | undefined]> {
+  return values instanceof Map ? values.entries() : entriesOf(values as ValuesByName | undefined);
 }
 
 function entriesOf(values: ValuesByName | undefined): Iterable<[string, string]> {

@@ -7,8 +7,20 @@ export function asText(value: unknown): string {
 }
 
 /**
- * Values as templates fill them (a data row, `pm.variables`' values): each as text. Own properties
- * even for a name such as `__proto__` (plain assignment would change the prototype).
+ * A run's data row as `{{name}}` fills it, as Newman does: text as written, any other value its
+ * JavaScript String() (templateText: `[object Object]`, a list joined by commas), and null as
+ * nothing to fill (`null` here: `{{name}}` stays as written, the environment's value not used).
+ * Own properties even for a name such as `__proto__`.
+ */
+export function rowFill(row: DataRow): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(row)) putOwn(out, key, value === null ? null : templateText(value));
+  return out;
+}
+
+/**
+ * A load test's data row as its templates fill it: each value as text (a value that is not text
+ * as its JSON). Own properties even for a name such as `__proto__`.
  */
 export function rowText(row: DataRow): Record<string, string> {
   const out: Record<string, string> = {};
@@ -26,6 +38,7 @@ import { lazyRequire } from '../support/lazy-require.js';
 import { notUtf8Name } from '../support/system-error.js';
 import { FileTooLargeError, isLinkError, readFileNoFollow } from '../support/read-no-follow.js';
 import type { VariableValues } from '../scripts/index.js';
+import { templateText } from '../template/index.js';
 
 const csvParse = lazyRequire<typeof import('csv-parse/sync')>(import.meta.url, 'csv-parse/sync');
 
@@ -78,7 +91,7 @@ function jsonRows(text: string, file: string): DataRow[] {
     if (row === null || typeof row !== 'object' || Array.isArray(row)) {
       throw new DataFileError(`data file ${file}: item ${i + 1} is not an object of variable values.`);
     }
-    // As the file has them: `pm.iterationData.get('n')` is the number 1 for `"n": 1`, as in Newman; templates get text (rowText).
+    // As the file has them: `pm.iterationData.get('n')` is the number 1 for `"n": 1`, as in Newman; templates get rowFill's text.
     return row as DataRow; // JSON.parse gives JSON values
   });
 }

@@ -11,7 +11,7 @@ import { scopeFrom, secretKeysOf, type VariableSnapshot } from '../request/varia
 import type { ScopeChanges, ScriptVariables, VariableValues } from '../scripts/index.js';
 import { templateText, type StoredValue, type VariableScope } from '../template/index.js';
 import { SecretMask } from './secret-mask.js';
-import { asText, putOwn, rowText, type DataRow } from './data-file.js';
+import { asText, putOwn, rowFill, type DataRow } from './data-file.js';
 
 type PersistedScope = 'environment' | 'collection' | 'globals';
 type SecretScope = 'environment' | 'collection';
@@ -28,7 +28,7 @@ interface Pending {
 export class RunVariables {
   /** The data file's row of this iteration, its values as the file has them (scripts get them so; templates as text). */
   iterationData: DataRow = {};
-  private rowTexts: { row: DataRow; text: Record<string, string> } | undefined;
+  private rowTexts: { row: DataRow; text: Record<string, string | null> } | undefined;
   private readonly pending = new Map<PersistedScope, Pending>();
   /** Names declared secret in the active environment and in the workspace variables. */
   private readonly secretKeys: Record<SecretScope, ReadonlySet<string>>;
@@ -73,9 +73,9 @@ export class RunVariables {
     for (const secrets of Object.values(snapshot.secrets)) for (const value of Object.values(secrets)) this.mask.add(value);
   }
 
-  /** `iterationData` as text, made once per row (a run's sends of one iteration share it). */
-  private iterationText(): Record<string, string> {
-    if (this.rowTexts?.row !== this.iterationData) this.rowTexts = { row: this.iterationData, text: rowText(this.iterationData) };
+  /** `iterationData` as `{{name}}` fills it, made once per row (a run's sends of one iteration share it). */
+  private iterationText(): Record<string, string | null> {
+    if (this.rowTexts?.row !== this.iterationData) this.rowTexts = { row: this.iterationData, text: rowFill(this.iterationData) };
     return this.rowTexts.text;
   }
 
@@ -112,7 +112,7 @@ export class RunVariables {
 
   /** The template scope for one send; `local` are this request's `pm.variables.set` values. */
   scope(local: VariableValues = {}): VariableScope {
-    // `pm.variables.set` values are script values: filled as Postman fills them (a data row's as JSON).
+    // `pm.variables.set` values are script values, filled as Postman fills them (as a data row's are).
     const localText: Record<string, string> = {};
     for (const [key, value] of Object.entries(local)) putOwn(localText, key, templateText(value));
     const row = this.iterationText();
