@@ -91,7 +91,7 @@ describe('gRPC: hostile peers', () => {
     }
   });
 
-  it('an answer that is not gRPC (HTTP 200, text/plain) is named so, not as a message past maxResponseMb (its text read as a length)', async () => {
+  it('an answer that is not gRPC (HTTP 200, text/plain) is named so, not as a message past maxResponseMb (its text read as a length); with its HTTP status when its head ends it, as grpc-js gives that status only at the end', async () => {
     const url = await peer((stream) => {
       stream.respond({ ':status': 200, 'content-type': 'text/plain' });
       stream.end('hello');
@@ -104,7 +104,38 @@ describe('gRPC: hostile peers', () => {
       stream.end('<h1>Bad gateway</h1>');
     });
     const gateway = await say(page).then(() => undefined, (e: Error) => e);
-    expect(gateway!.message).toBe(`${page.slice('grpc://'.length)} answered HTTP 502 with Content-Type text/html, not application/grpc: is it a gRPC server, and the port right?`);
+    // Ended at its head (a page may never end), before grpc-js reads the HTTP status.
+    expect(gateway!.message).toBe(`${page.slice('grpc://'.length)} answered with Content-Type text/html, not application/grpc: is it a gRPC server, and the port right?`);
+    const headOnly = await peer((stream) => stream.respond({ ':status': 502, 'content-type': 'text/html' }, { endStream: true }));
+    const bare = await say(headOnly).then(() => undefined, (e: Error) => e);
+    expect(bare!.message).toBe(`${headOnly.slice('grpc://'.length)} answered HTTP 502 with Content-Type text/html, not application/grpc: is it a gRPC server, and the port right?`);
+  });
+
+  it('an answer whose head is not gRPC (200, text/html) and whose body never ends fails the send at its head, with the same words and the stream closed; by reflection too (it waited for the deadline, forever without one)', async () => {
+    const streams: http2.ServerHttp2Stream[] = [];
+    // A page that is never finished: the head, a few bytes (fewer than a frame's prefix), then nothing.
+    const url = await peer((stream) => {
+      streams.push(stream);
+      stream.respond({ ':status': 200, 'content-type': 'text/html; charset=utf-8' });
+      stream.write('<!');
+    });
+    const words = `${url.slice('grpc://'.length)} answered with Content-Type text/html; charset=utf-8, not application/grpc: is it a gRPC server, and the port right?`;
+    // No time limit (timeoutMs 0): a send waiting for the body's end would fail the test by its own timeout.
+    for (const [method, grpc, body] of [
+      ['ferry.test.Echo/Say', PROTO, '{"text":"x"}'],
+      ['ferry.test.Echo/Count', PROTO, '{"count":1}'],
+      ['ferry.test.Echo/Collect', PROTO, '[{"text":"x"}]'],
+      ['ferry.test.Echo/Say', undefined, '{"text":"x"}'],
+    ] as const) {
+      const request = requestSchema.parse({ name: 'g', kind: 'grpc', url, method, ...(grpc ? { grpc } : {}), body: { type: 'json', text: body }, settings: { timeoutMs: 0 } });
+      const error = await sendWith(grpcKind, request).then(() => undefined, (e: unknown) => e);
+      expect(error, `${method}${grpc ? '' : ' by reflection'}`).toBeInstanceOf(SendError);
+      expect((error as SendError).message).toBe(words);
+      expect((error as SendError).kind).toBe('protocol');
+    }
+    // The server sees each call's stream closed (the client cancelled it), none left open.
+    expect(streams).toHaveLength(4);
+    await expect.poll(() => streams.filter((stream) => !stream.closed).length).toBe(0);
   });
 
   it('rich error details that are not well-formed protobuf are not shown (protobufjs showed a field sent as a varint as an empty string); the trailer stays, as base64', async () => {

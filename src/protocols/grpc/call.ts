@@ -31,7 +31,7 @@ import { readStatus, statusName } from './status.js';
 import { maxResponseBytes } from '../response-limit.js';
 import { maxMessageBytes, streamTooLarge, tooLargeForUs } from './answer-limit.js';
 import { channelEncoding, compressionOptions, sendsEncoding } from './compression.js';
-import { notGrpcAnswer } from './answer-type.js';
+import { notGrpcAnswer, notGrpcHead } from './answer-type.js';
 import { withoutIpServername } from './tls-name.js';
 
 quietGrpcLog();
@@ -109,7 +109,7 @@ export interface LoadedMethod {
 
 /** Loads the request's method (proto files, else reflection over `channel`): the one loader of `send` and `connect`. */
 export async function loadMethod(prepared: PreparedRequest, context: SendContext, opened: OpenedChannel, metadata: grpc.Metadata, signal?: AbortSignal): Promise<LoadedMethod> {
-  const { host, credentials, channel, proxy } = opened;
+  const { credentials, channel } = opened;
   const timeoutMs = prepared.settings?.timeoutMs ?? 0;
   const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
   const { service, method } = splitMethod(prepared.method);
@@ -120,13 +120,26 @@ export async function loadMethod(prepared: PreparedRequest, context: SendContext
     definition = await loadProtoFiles({ protoFiles: options.protoFiles ?? [], importPaths: options.importPaths ?? [], workspaceRoot: context.workspaceRoot, allowFilesOutside: context.allowFilesOutside });
   } else {
     definition = await withCancel(loadByReflection(channel, credentials, service, metadata, deadline, signingInterceptors(prepared)), signal, cancelledError).catch((error: unknown) => {
-      if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, isReady(channel), proxy) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
+      if (error instanceof ReflectionFailure) throw reflectionError(error, opened, timeoutMs);
       throw error;
     });
   }
   const def = findMethod(definition, service, method);
   const callType: CallType = def.requestStream ? (def.responseStream ? 'bidiStreaming' : 'clientStreaming') : def.responseStream ? 'serverStreaming' : 'unary';
   return { definition, def, callType, service, method };
+}
+
+/**
+ * A server reflection that failed, as the request's error, in the words a method's call has: an
+ * answer that is not gRPC (answer-type.ts), a connection failure (`failure`); else grpc-js's own words.
+ */
+export function reflectionError(error: ReflectionFailure, opened: OpenedChannel, timeoutMs: number): SendError {
+  const { host, channel, proxy } = opened;
+  const notGrpc = error.ended && notGrpcAnswer(error.ended.headers, error.ended.status, host);
+  if (notGrpc) return notGrpc;
+  const unreached = failure(error.status, error.message, host, timeoutMs, isReady(channel), proxy);
+  if (unreached) return unreached;
+  return new SendError(`server reflection failed: ${error.message}.`, 'protocol');
 }
 
 const cancelledError = () => new SendError('the request was cancelled.', 'other');
@@ -314,6 +327,9 @@ function exchange(x: Exchange): Promise<Answer> {
       answer.headers = headers;
       answer.gotHeaders = true;
       answer.firstAt ??= performance.now();
+      // Not gRPC by its head (a page, a proxy's answer): ended now, sendGrpc saying so (notGrpcAnswer).
+      // grpc-js would read the body as frames until it ends, and one kept open never does.
+      if (notGrpcHead(headers)) call.cancel();
     });
     const events = call as unknown as NodeJS.EventEmitter;
     events.on('error', ignore); // the status event carries the same facts

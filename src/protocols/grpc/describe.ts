@@ -8,7 +8,7 @@ import type { PreparedRequest } from '../../request/prepared.js';
 import type { KindCatalog } from '../catalog.js';
 import type { SendContext } from '../kind.js';
 import { SendError } from '../send-error.js';
-import { failure, isReady, openChannel } from './call.js';
+import { openChannel, reflectionError } from './call.js';
 import { signingInterceptors } from './call-signing.js';
 import { loadByReflection, loadProtoFiles, ReflectionFailure, servicesOf } from './descriptors.js';
 import { requestMetadata } from './metadata.js';
@@ -21,7 +21,8 @@ export async function describeGrpc(prepared: PreparedRequest, context: SendConte
   if (fromFiles) {
     definition = await loadProtoFiles({ protoFiles: options.protoFiles ?? [], importPaths: options.importPaths ?? [], workspaceRoot: context.workspaceRoot, allowFilesOutside: context.allowFilesOutside });
   } else {
-    const { host, credentials, channel, proxy } = openChannel(prepared, context);
+    const opened = openChannel(prepared, context);
+    const { credentials, channel } = opened;
     const timeoutMs = prepared.settings?.timeoutMs ?? 0;
     // Without a time limit, listing still gives up after 30 s: a picker must not hang.
     const deadline = Date.now() + (timeoutMs > 0 ? timeoutMs : 30_000);
@@ -30,7 +31,7 @@ export async function describeGrpc(prepared: PreparedRequest, context: SendConte
     try {
       definition = await loadByReflection(channel, credentials, undefined, requestMetadata(prepared.headers), deadline, signingInterceptors(prepared)).catch((error: unknown) => {
         if (signal?.aborted) throw new SendError('the request was cancelled.', 'other');
-        if (error instanceof ReflectionFailure) throw failure(error.status, error.message, host, timeoutMs, isReady(channel), proxy) ?? new SendError(`server reflection failed: ${error.message}.`, 'protocol');
+        if (error instanceof ReflectionFailure) throw reflectionError(error, opened, timeoutMs);
         throw error;
       });
     } finally {

@@ -14,7 +14,7 @@ import { SendError } from '../send-error.js';
 import { namedFile } from '../../support/paths-inside.js';
 import { encodeMapsAsEntryLists } from './messages.js';
 import { protoImports } from './proto-imports.js';
-import { listedServices, reflectedDefinition, strictReflection } from './reflection.js';
+import { listedServices, ReflectionCallEnded, reflectedDefinition, strictReflection } from './reflection.js';
 
 export { splitMethod } from './method-name.js';
 
@@ -235,11 +235,12 @@ export async function loadByReflection(channel: Channel, credentials: ChannelCre
   throw reflectionFailed(lastError);
 }
 
-/** What became of a reflection attempt that failed: no reflection, or a status the caller maps (connection). */
+/** What became of a reflection attempt that failed: no reflection, or a status the caller maps (connection). `ended`: the call's status and headers, when it ended with one. */
 export class ReflectionFailure extends Error {
   constructor(
     message: string,
     readonly status?: string,
+    readonly ended?: ReflectionCallEnded,
   ) {
     super(message);
   }
@@ -250,7 +251,7 @@ function reflectionFailed(error: unknown): Error {
   if (/\b12 UNIMPLEMENTED\b/.test(text)) {
     return new SendError('the server does not support reflection (neither grpc.reflection.v1 nor v1alpha); list the service\'s .proto files in grpc.protoFiles.', 'unsupported');
   }
-  return new ReflectionFailure(text, /^(\d+) ([A-Z_]+)/.exec(text)?.[2]);
+  return new ReflectionFailure(text, /^(\d+) ([A-Z_]+)/.exec(text)?.[2], error instanceof ReflectionCallEnded ? error : undefined);
 }
 
 export function unknownService(service: string, known: string[]): SendError {

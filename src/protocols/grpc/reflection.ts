@@ -8,11 +8,12 @@
  * an import the server does not have is named, and a call ended without an answer fails; the
  * library then builds the definition from the files gathered, asking for nothing more.
  */
-import type { CallOptions, ClientDuplexStream, Metadata, StatusObject } from '@grpc/grpc-js';
+import type { CallOptions, ClientDuplexStream, Metadata, ServiceError, StatusObject } from '@grpc/grpc-js';
 import type { Options, PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionRequestException, type Descriptor, type GrpcReflection } from 'grpc-js-reflection-client';
 import { SendError } from '../send-error.js';
 import { topLevelFields } from './wire-check.js';
+import { notGrpcHead } from './answer-type.js';
 
 /** Files one service's descriptors may span (its file and every import, further down too). */
 export const MAX_REFLECTED_FILES = 1000;
@@ -48,6 +49,23 @@ class ReflectionRefusal extends ReflectionRequestException {
   }
 }
 
+/**
+ * A reflection call ended with a status rather than an answer: the status (a server's, or one
+ * grpc-js made up, a reset) and the headers that came before it, for the caller's words
+ * (call.ts reflectionError). Its message is grpc-js's error text, as the library's was.
+ */
+export class ReflectionCallEnded extends ReflectionRequestException {
+  readonly status: StatusObject;
+
+  constructor(
+    error: ServiceError,
+    readonly headers: Metadata | undefined,
+  ) {
+    super(String(error));
+    this.status = { code: error.code, details: error.details, metadata: error.metadata };
+  }
+}
+
 /** `reflection` with its one call replaced by one that settles however the server ends it. */
 export function strictReflection(reflection: GrpcReflection): GrpcReflection {
   const inner = reflection as unknown as Internals;
@@ -61,8 +79,15 @@ export function strictReflection(reflection: GrpcReflection): GrpcReflection {
         if (data.errorResponse) reject(new ReflectionRefusal(data.errorResponse.errorCode ?? 0, data.errorResponse.errorMessage ?? ''));
         else resolve(data);
       });
+      let headers: Metadata | undefined;
+      call.on('metadata', (got: Metadata) => {
+        headers = got;
+        // Not gRPC by its head (a page, a proxy's answer): ended now, the caller saying so.
+        // grpc-js would read the body as frames until it ends, and one kept open never does.
+        if (notGrpcHead(got)) call.cancel();
+      });
       // As the library words it: the status's words, which the caller maps (UNIMPLEMENTED, a connection failure).
-      call.on('error', (error: Error) => reject(new ReflectionRequestException(String(error))));
+      call.on('error', (error: ServiceError) => reject(new ReflectionCallEnded(error, headers)));
       call.on('status', (status: StatusObject) => {
         if (!answered && status.code === 0) reject(new ReflectionRequestException('the server ended the reflection call without answering'));
       });
