@@ -152,6 +152,31 @@ describe('gRPC: statuses Ferry\'s client made up are worded as such', () => {
     expect(keptMany.result.outcome.label).toBe(words(keptMany.host, 118));
   });
 
+  it("a server-reflection call reset for too many header fields is worded as a method's call is (it was grpc-js's 'Bandwidth exhausted or memory limit exceeded'), counting grpc-encoding on reflection's first call", async () => {
+    const peer = await startGrpcPeer();
+    closers.push(() => void peer.close());
+    // The limit on reflection's calls alone: the method's would pass.
+    const relay = await startHeaderLimitRelay(peer.port, '/grpc.reflection.v1.ServerReflection/ServerReflectionInfo');
+    closers.push(() => relay.close());
+    const where = host(relay.url);
+    /** Say by reflection with `entries` metadata entries (x-costly among them when `costly`), grpc-encoding gzip when `gzip`, a deadline. */
+    const send = (entries: number, { gzip = false, costly = false } = {}) => {
+      const headers = Array.from({ length: entries }, (_, i) => (costly && i === 0 ? { key: 'x-costly', value: 'yes' } : { key: `x-h${i}`, value: 'v' }));
+      if (gzip) headers.push({ key: 'grpc-encoding', value: 'gzip' });
+      const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: relay.url, method: 'ferry.test.Echo/Say', headers, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 5000 } });
+      return sendWith(grpcKind, request).then(() => undefined, (e: unknown) => e as Error);
+    };
+    const reset = (why: string) => `server reflection failed: 8 RESOURCE_EXHAUSTED: ${BY_CLIENT}the call's HTTP/2 stream was reset (ENHANCE_YOUR_CALM): ${why}.`;
+    const tooMany = (entries: number) => reset(`the request sent ${entries} metadata entries, and ${where} takes at most 128 header fields in all (the usual HTTP/2 limit); send fewer headers`);
+    // 119 entries, 9 fields of grpc-js's own and grpc-timeout: 129, the request's.
+    expect((await send(119))?.message).toBe(tooMany(119));
+    // Compressed: reflection's first call carries grpc-encoding too, so 118 entries are 129.
+    expect((await send(118, { gzip: true }))?.message).toBe(tooMany(118));
+    // A few fields, reset all the same: not the request's.
+    expect((await send(2, { costly: true }))?.message).toBe(reset(`the answer's headers or trailers from ${where} are more than the client reads (at most 128 fields), or the server found the call too costly; have the server send fewer metadata entries`));
+    expect(relay.calls.map((c) => c.names.length)).toEqual([129, 129, 12]);
+  });
+
   it('a grpc-js server shut down mid-call (it resets its streams, CANCEL): 1 CANCELLED, saying the server reset the stream', async () => {
     const { url, server } = await grpcServer(() => setTimeout(() => server.forceShutdown(), 100));
     const result = await say(url);

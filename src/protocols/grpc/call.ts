@@ -26,7 +26,7 @@ import { signingInterceptors } from './call-signing.js';
 import { callAuthority } from './method-name.js';
 import { quietGrpcLog } from './log.js';
 import { type Answer, type CallType, result } from './answer.js';
-import { endedAtDeadline, reachedServer, type CallWhere } from './client-status.js';
+import { clientEnded, endedAtDeadline, endLabel, reachedServer, type CallWhere } from './client-status.js';
 import { readStatus, statusName } from './status.js';
 import { maxResponseBytes } from '../response-limit.js';
 import { maxMessageBytes, streamTooLarge, tooLargeForUs } from './answer-limit.js';
@@ -120,7 +120,7 @@ export async function loadMethod(prepared: PreparedRequest, context: SendContext
     definition = await loadProtoFiles({ protoFiles: options.protoFiles ?? [], importPaths: options.importPaths ?? [], workspaceRoot: context.workspaceRoot, allowFilesOutside: context.allowFilesOutside });
   } else {
     definition = await withCancel(loadByReflection(channel, credentials, service, metadata, deadline, signingInterceptors(prepared)), signal, cancelledError).catch((error: unknown) => {
-      if (error instanceof ReflectionFailure) throw reflectionError(error, opened, timeoutMs);
+      if (error instanceof ReflectionFailure) throw reflectionError(error, opened, metadata, timeoutMs, deadline !== undefined);
       throw error;
     });
   }
@@ -131,14 +131,18 @@ export async function loadMethod(prepared: PreparedRequest, context: SendContext
 
 /**
  * A server reflection that failed, as the request's error, in the words a method's call has: an
- * answer that is not gRPC (answer-type.ts), a connection failure (`failure`); else grpc-js's own words.
+ * answer that is not gRPC (answer-type.ts), a connection failure (`failure`), a status grpc-js
+ * made up (client-status.ts: a reset for too many header fields); else grpc-js's own words.
  */
-export function reflectionError(error: ReflectionFailure, opened: OpenedChannel, timeoutMs: number): SendError {
+export function reflectionError(error: ReflectionFailure, opened: OpenedChannel, metadata: grpc.Metadata, timeoutMs: number, deadline: boolean): SendError {
   const { host, channel, proxy } = opened;
   const notGrpc = error.ended && notGrpcAnswer(error.ended.headers, error.ended.status, host);
   if (notGrpc) return notGrpc;
   const unreached = failure(error.status, error.message, host, timeoutMs, isReady(channel), proxy);
   if (unreached) return unreached;
+  // Reflection's calls send the request's metadata, as the method's does.
+  const where = callWhere(opened, metadata, timeoutMs, deadline);
+  if (error.ended && clientEnded(error.ended.status, where)) return new SendError(`server reflection failed: ${endLabel(error.ended.status, where)}.`, 'protocol');
   return new SendError(`server reflection failed: ${error.message}.`, 'protocol');
 }
 

@@ -29,9 +29,10 @@ export async function describeGrpc(prepared: PreparedRequest, context: SendConte
     const cancel = () => channel.close();
     signal?.addEventListener('abort', cancel, { once: true });
     try {
-      definition = await loadByReflection(channel, credentials, undefined, requestMetadata(prepared.headers), deadline, signingInterceptors(prepared)).catch((error: unknown) => {
+      const metadata = requestMetadata(prepared.headers);
+      definition = await loadByReflection(channel, credentials, undefined, metadata, deadline, signingInterceptors(prepared)).catch((error: unknown) => {
         if (signal?.aborted) throw new SendError('the request was cancelled.', 'other');
-        if (error instanceof ReflectionFailure) throw reflectionError(error, opened, timeoutMs);
+        if (error instanceof ReflectionFailure) throw reflectionError(error, opened, metadata, timeoutMs, true);
         throw error;
       });
     } finally {
