@@ -13,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { until } from './api-client.js';
 import { browserMissing, closeAppPage, holdRequest, openAppPage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
@@ -35,7 +36,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the environment d
     ws = await makeWorkspace({ 'requests/Plain.yaml': { name: 'Plain', url: 'http://127.0.0.1:9/' }, 'environments/local.yaml': local('one') });
     ({ app, browser, page, log } = await openAppPage(ws, { log: true }));
     await page.getByLabel('Environment', { exact: true }).selectOption('local');
-    await page.getByRole('button', { name: 'Edit environment' }).waitFor();
+    // The pick shows at once and is saved by a POST: each test reloads the page, which must find it saved.
+    await until('the picked environment saved', async () => (await page.evaluate(async () => (await (await fetch('/api/workspace')).json()).activeEnvironment)) === 'local');
   }, 120_000);
 
   // Each test on a fresh page: one that failed leaves no dialog open for the next.
@@ -74,7 +76,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the environment d
   });
 
   it('a save refused for the conflict with nothing typed, then another change read: the newest version shows, the bar and the refusal go', async () => {
-    await fs.writeFile(file('environments/local.yaml'), local('one'));
+    // local.yaml is still as beforeAll wrote it ('one'): written again here, its watcher report and
+    // read could come late enough to be the read held below, and Save go before 'two' was seen.
     await page.getByRole('button', { name: 'Edit environment' }).click();
     await expect.poll(value).toBe('one');
 
