@@ -9,18 +9,12 @@
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ferry } from '../support/cli.js';
+import { newmanConsole } from '../support/newman.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
-
-interface NewmanRun {
-  on(event: 'console', fn: (error: unknown, args: { messages: unknown[] }) => void): NewmanRun;
-  on(event: 'done', fn: (error: Error | null, summary: { run: { failures: { error: { message: string } }[] } }) => void): NewmanRun;
-}
-const newman = createRequire(import.meta.url)('newman') as { run(options: Record<string, unknown>): NewmanRun };
 
 let server: http.Server;
 let listening: Listening;
@@ -79,18 +73,8 @@ function collection(base: string) {
 
 /** A Newman run's console lines. */
 async function runNewman(options: Record<string, unknown>): Promise<string[]> {
-  const lines: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    newman.run({ reporters: [], timeoutRequest: 5000, ...options })
-      .on('console', (_e, a) => void lines.push(a.messages.join(' ')))
-      .on('done', (error, summary) => {
-        if (error) return reject(error);
-        if (summary.run.failures.length > 0) return reject(new Error(summary.run.failures.map((f) => f.error.message).join('\n')));
-        resolve();
-      });
-  });
   // The legacy `data` global's deprecation notice is Newman's alone.
-  return lines.filter((line) => !line.startsWith('Using "data" is deprecated'));
+  return (await newmanConsole(options)).filter((line) => !line.startsWith('Using "data" is deprecated'));
 }
 
 describe('Newman and Ferry fill and read a JSON data file\'s values that are not text', () => {

@@ -8,20 +8,14 @@
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceData } from '../../src/appdata/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
+import { newmanConsole } from '../support/newman.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
-
-interface NewmanRun {
-  on(event: 'console', fn: (error: unknown, args: { messages: unknown[] }) => void): NewmanRun;
-  on(event: 'done', fn: (error: Error | null, summary: { run: { failures: { error: { message: string } }[] } }) => void): NewmanRun;
-}
-const newman = createRequire(import.meta.url)('newman') as { run(options: Record<string, unknown>): NewmanRun };
 
 let server: http.Server;
 let listening: Listening;
@@ -81,20 +75,6 @@ function collection(base: string, setting: boolean) {
 }
 
 /** A Newman run's console lines. */
-async function runNewman(options: Record<string, unknown>): Promise<string[]> {
-  const lines: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    newman.run({ reporters: [], timeoutRequest: 5000, ...options })
-      .on('console', (_e, a) => void lines.push(a.messages.join(' ')))
-      .on('done', (error, summary) => {
-        if (error) return reject(error);
-        if (summary.run.failures.length > 0) return reject(new Error(summary.run.failures.map((f) => f.error.message).join('\n')));
-        resolve();
-      });
-  });
-  return lines;
-}
-
 /** The collection variables a run's last script logged (`collection {…}`). */
 const collectionLogged = (lines: string[]) => JSON.parse(lines.at(-1)!.replace(/^collection /, '')) as Record<string, unknown>;
 
@@ -117,7 +97,7 @@ describe('Newman and Ferry keep and read back values scripts store that are not 
     await fs.writeFile(colFile, JSON.stringify(doc));
     await fs.writeFile(envFile, JSON.stringify(env));
 
-    const byNewman = await runNewman({ collection: doc, environment: env, exportEnvironment: envOut, exportGlobals: globalsOut });
+    const byNewman = await newmanConsole({ collection: doc, environment: env, exportEnvironment: envOut, exportGlobals: globalsOut });
     const newmanSent = seen.splice(0);
 
     await isolatedDataDir();
@@ -143,7 +123,7 @@ describe('Newman and Ferry keep and read back values scripts store that are not 
 
     // A second run reads them back: Newman from its exported files, Ferry from its data folder.
     const again = collection(base, false);
-    const newmanAgain = await runNewman({ collection: { ...again, variable: Object.entries(collectionLogged(byNewman)).map(([key, value]) => ({ key, value, type: 'any' })) }, environment: envOut, globals: globalsOut });
+    const newmanAgain = await newmanConsole({ collection: { ...again, variable: Object.entries(collectionLogged(byNewman)).map(([key, value]) => ({ key, value, type: 'any' })) }, environment: envOut, globals: globalsOut });
     const newmanAgainSent = seen.splice(0);
     const ferryAgain = await runFerry(root, ['Stored/use']);
     const ferryAgainSent = seen.splice(0);

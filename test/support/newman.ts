@@ -1,0 +1,24 @@
+/** Real Newman (a devDependency) run in the test's process, for the parity tests that compare Ferry with it. */
+import { createRequire } from 'node:module';
+
+interface NewmanRun {
+  on(event: 'console', fn: (error: unknown, args: { messages: unknown[] }) => void): NewmanRun;
+  on(event: 'done', fn: (error: Error | null, summary: { run: { failures: { error: { message: string } }[] } }) => void): NewmanRun;
+}
+const newman = createRequire(import.meta.url)('newman') as { run(options: Record<string, unknown>): NewmanRun };
+
+/** Runs Newman with `options` (no reporters, 5 s a request); resolves to what its scripts logged, a line each, and rejects on any failure. */
+export async function newmanConsole(options: Record<string, unknown>): Promise<string[]> {
+  const lines: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    newman
+      .run({ reporters: [], timeoutRequest: 5000, ...options })
+      .on('console', (_e, a) => void lines.push(a.messages.join(' ')))
+      .on('done', (error, summary) => {
+        if (error) return reject(error);
+        if (summary.run.failures.length > 0) return reject(new Error(summary.run.failures.map((f) => f.error.message).join('\n')));
+        resolve();
+      });
+  });
+  return lines;
+}
