@@ -233,6 +233,16 @@ describe('closed model (virtualUsers)', () => {
     const result = await rows.run({ environment: 'local' });
     expect(result.overall.count).toBe(4);
     expect(rows.server.seen.map((s) => s.path).sort()).toEqual(['/row/1/env-b', '/row/1/env-b', '/row/2/x', '/row/2/x']);
+    await rows.server.close();
+
+    // A value that is not text is filled as its JSON text (docs/load.md's decision; `ferry run` fills Newman's String()).
+    const typed = await setup(
+      { model: 'arrivalRate', dataFile: 'rows.json', stages: [{ durationSecs: 0, target: 20 }, { durationSecs: 0.2, target: 20 }] },
+      { A: '/typed/{{o}}/{{l}}/{{n}}/{{z}}' },
+      { ...env, 'rows.json': JSON.stringify([{ o: { k: 1 }, l: [1, 'two'], n: 5, z: null }]) },
+    );
+    expect((await typed.run({ environment: 'local' })).overall.count).toBe(4);
+    expect(new Set(typed.server.seen.map((s) => decodeURIComponent(s.path)))).toEqual(new Set(['/typed/{"k":1}/[1,"two"]/5/null']));
   });
 
   for (const encoding of ['gzip', 'br'] as const) {
