@@ -12,9 +12,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ferry } from '../support/cli.js';
-import { newmanConsole } from '../support/newman.js';
+import { importedWorkspace, newmanConsole } from '../support/newman.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
-import { isolatedDataDir, tempDir } from '../support/temp.js';
+import { tempDir } from '../support/temp.js';
 
 let server: http.Server;
 let listening: Listening;
@@ -92,11 +92,7 @@ describe('Newman and Ferry fill and read a JSON data file\'s values that are not
     const byNewman = await runNewman({ collection: doc, environment: env, iterationData: dataFile });
     const newmanSent = seen.splice(0);
 
-    await isolatedDataDir();
-    const root = path.join(dir, 'ws');
-    expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', colFile])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', envFile])).code).toBe(0);
+    const root = await importedWorkspace(dir, colFile, envFile);
     const run = await ferry(['-w', root, 'run', '-e', 'Env', '-d', dataFile, '--timeout-ms', '5000', '-r', 'json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);

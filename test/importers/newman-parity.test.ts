@@ -15,8 +15,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ferry } from '../support/cli.js';
+import { importedWorkspace, newmanConsole } from '../support/newman.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
-import { isolatedDataDir, tempDir } from '../support/temp.js';
+import { tempDir } from '../support/temp.js';
 
 interface NewmanExecution {
   item: { name: string };
@@ -122,11 +123,7 @@ describe('Newman and Ferry send the same requests for the same collection', () =
     expect(failures).toEqual([]);
     const byNewman = seen.splice(0);
 
-    await isolatedDataDir();
-    const root = path.join(dir, 'ws');
-    expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', colFile])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', envFile])).code).toBe(0);
+    const root = await importedWorkspace(dir, colFile, envFile);
     const run = await ferry(['-w', root, 'run', '-e', 'Env', '--timeout-ms', '5000']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -260,11 +257,7 @@ describe('Newman and Ferry run the same scripts alike', () => {
       error: [...(x.prerequestScript ?? []), ...(x.testScript ?? [])].some((s) => s.error),
     }));
 
-    await isolatedDataDir();
-    const root = path.join(dir, 'ws');
-    expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', colFile])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', envFile])).code).toBe(0);
+    const root = await importedWorkspace(dir, colFile, envFile);
     const run = await ferry(['-w', root, 'run', '-e', 'Env', '-d', dataFile, '--timeout-ms', '5000', '-r', 'json']);
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout) as { results: { name: string; error: string | null; tests: { name: string; passed: boolean; skipped?: boolean; message: string | null }[] }[] };
@@ -338,19 +331,10 @@ describe('Newman and Ferry give scripts the same pm.request as JSON', () => {
     await fs.writeFile(colFile, JSON.stringify(doc));
     await fs.writeFile(envFile, JSON.stringify(env));
 
-    const byNewman: string[] = [];
-    await new Promise<void>((resolve, reject) => {
-      (newman.run({ collection: doc, environment: env, reporters: [], timeoutRequest: 5000 }) as NewmanRun & { on(event: 'console', fn: (e: unknown, a: { messages: string[] }) => void): NewmanRun })
-        .on('console', (_e, a) => void byNewman.push(a.messages.join(' ')))
-        .on('done', (error) => (error ? reject(error) : resolve()));
-    });
+    const byNewman = await newmanConsole({ collection: doc, environment: env });
     seen.splice(0);
 
-    await isolatedDataDir();
-    const root = path.join(dir, 'ws');
-    expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', colFile])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', envFile])).code).toBe(0);
+    const root = await importedWorkspace(dir, colFile, envFile);
     const run = await ferry(['-w', root, 'run', '-e', 'Env', '--timeout-ms', '5000', '-r', 'json']);
     expect(run.stderr).toBe('');
     seen.splice(0);
@@ -395,17 +379,9 @@ describe('Newman and Ferry give post-response scripts an inherited auth as sent'
     };
     const colFile = path.join(dir, 'auth.postman_collection.json');
     await fs.writeFile(colFile, JSON.stringify(doc));
-    const byNewman: string[] = [];
-    await new Promise<void>((resolve, reject) => {
-      (newman.run({ collection: doc, reporters: [], timeoutRequest: 5000 }) as NewmanRun & { on(event: 'console', fn: (e: unknown, a: { messages: string[] }) => void): NewmanRun })
-        .on('console', (_e, a) => void byNewman.push(a.messages.join(' ')))
-        .on('done', (error) => (error ? reject(error) : resolve()));
-    });
+    const byNewman = await newmanConsole({ collection: doc });
     seen.splice(0);
-    await isolatedDataDir();
-    const root = path.join(dir, 'ws');
-    expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', colFile])).code).toBe(0);
+    const root = await importedWorkspace(dir, colFile);
     const run = await ferry(['-w', root, 'run', '--timeout-ms', '5000', '-r', 'json']);
     expect(run.stderr).toBe('');
     seen.splice(0);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceData } from '../../src/appdata/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
-import { newmanConsole } from '../support/newman.js';
+import { importedWorkspace, newmanConsole } from '../support/newman.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
@@ -100,11 +100,7 @@ describe('Newman and Ferry keep and read back values scripts store that are not 
     const byNewman = await newmanConsole({ collection: doc, environment: env, exportEnvironment: envOut, exportGlobals: globalsOut });
     const newmanSent = seen.splice(0);
 
-    await isolatedDataDir();
-    const root = path.join(dir, 'ws');
-    expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', colFile])).code).toBe(0);
-    expect((await ferry(['-w', root, 'import', envFile])).code).toBe(0);
+    const root = await importedWorkspace(dir, colFile, envFile);
     const byFerry = await runFerry(root);
     const ferrySent = seen.splice(0);
 

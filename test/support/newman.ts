@@ -1,5 +1,9 @@
 /** Real Newman (a devDependency) run in the test's process, for the parity tests that compare Ferry with it. */
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { ferry } from './cli.js';
+import { isolatedDataDir } from './temp.js';
 
 interface NewmanRun {
   on(event: 'console', fn: (error: unknown, args: { messages: unknown[] }) => void): NewmanRun;
@@ -21,4 +25,16 @@ export async function newmanConsole(options: Record<string, unknown>): Promise<s
       });
   });
   return lines;
+}
+
+/**
+ * A fresh data folder and a workspace `dir/ws` made by `ferry init` with `files` (a Postman
+ * collection, its environment) imported, as a user moving from Newman would: its folder.
+ */
+export async function importedWorkspace(dir: string, ...files: string[]): Promise<string> {
+  await isolatedDataDir();
+  const root = path.join(dir, 'ws');
+  expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
+  for (const file of files) expect((await ferry(['-w', root, 'import', file])).code).toBe(0);
+  return root;
 }
