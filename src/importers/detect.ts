@@ -9,6 +9,7 @@ import { isYamlSyntaxError, MAX_YAML_ALIASES, parseDocumentText } from '../opena
 import { ImportError, type ImportSource } from './types.js';
 import { sizeOverLimit } from '../support/human-units.js';
 import { notUtf8Name } from '../support/system-error.js';
+import { jsonErrorOffset } from '../support/json-error-offset.js';
 import { notRegularFile, specialFileWords } from '../workspace/tree.js';
 
 /** Spec 8.1: import file or download size. */
@@ -310,13 +311,15 @@ function v1Refusal(): ImportError {
 
 function describeJsonError(text: string, error: Error): string {
   const m = /position (\d+)/.exec(error.message);
-  // "Unexpected end of JSON input" has no position: the problem is at the very end.
-  const pos = m ? Number(m[1]) : /end of JSON input/i.test(error.message) ? text.length : undefined;
+  // "Unexpected end of JSON input" has no position: the problem is at the very end. A stray token
+  // ("Unexpected token '}', "…" is not valid JSON") has none either: find it, the snippet finds nothing.
+  const pos = m ? Number(m[1]) : /end of JSON input/i.test(error.message) ? text.length : jsonErrorOffset(text);
   if (pos === undefined) return error.message.replace(/^JSON\.parse: /, '');
   const before = text.slice(0, pos);
   const line = before.split('\n').length;
   const column = pos - before.lastIndexOf('\n');
-  return `${error.message.replace(/ in JSON at position \d+.*$/, '').replace(/ at position \d+.*$/, '')} at line ${line}, column ${column}`;
+  const what = error.message.replace(/ in JSON at position \d+.*$/s, '').replace(/ at position \d+.*$/s, '').replace(/, .* is not valid JSON$/s, '');
+  return `${what} at line ${line}, column ${column}`;
 }
 
 /** The shell opens any name: the document can come in on standard input as it is. */

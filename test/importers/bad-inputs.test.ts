@@ -47,6 +47,14 @@ describe('bad inputs', () => {
     await expectRefused('{"info": {"name": "C", "schema": "x"}, "item": [', /Unexpected end of JSON input at line 1, column 49\. Is it cut short\?/);
   });
 
+  it('a stray token, which Node 20 reports with no position, is named by line and column', async () => {
+    // Node's own words are "Unexpected token '}', …"item": [ }" is not valid JSON": nothing to find it by.
+    const text = '{"info": {"name": "C", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"},\n "item": [\n  {"name": "a", "request": {"method": "GET", "url": "http://x"}},\n  ]}';
+    await expectRefused(text, /^.* looks like JSON but does not parse: Unexpected token '\]' at line 4, column 3\. Is it cut short\? Export it again\.$/);
+    await expectRefused('{"item": [ }', /does not parse: Unexpected token '\}' at line 1, column 12\./);
+    await expectRefused('[{"a": tru}]', /does not parse: Unexpected token '\}' at line 1, column 11\./);
+  });
+
   it('OpenAPI refusals through detection: YAML bomb, broken YAML, not OpenAPI, no host', async () => {
     const bomb = ['openapi: 3.0.0', 'info: {title: bomb}', 'paths: {}', 'a: &a [x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`);
