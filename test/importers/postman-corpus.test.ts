@@ -92,8 +92,10 @@ function expectSameBody(body: Obj, mine: Obj): void {
     expect((mine.form ?? []).map((r: Obj) => [r.key, r.value, r.enabled !== false])).toEqual((body.urlencoded ?? []).map((e: Obj) => [e.key, String(e.value ?? ''), on(e)]));
   }
   if (body.mode === 'formdata') {
-    expect((mine.multipart ?? []).map((p: Obj) => [p.key, p.file === true, p.enabled !== false])).toEqual((body.formdata ?? []).map((e: Obj) => [e.key, e.type === 'file', on(e)]));
-    (body.formdata ?? []).forEach((e: Obj, i: number) => { if (e.type !== 'file') expect(mine.multipart[i].value).toBe(String(e.value ?? '')); });
+    // A file field with several files is one row per file, as Newman sends one part each.
+    const entries = (body.formdata ?? []).flatMap((e: Obj) => (e.type === 'file' && Array.isArray(e.src) && e.src.length > 1 ? e.src.map((src: unknown) => ({ ...e, src })) : [e]));
+    expect((mine.multipart ?? []).map((p: Obj) => [p.key, p.file === true, p.enabled !== false])).toEqual(entries.map((e: Obj) => [e.key, e.type === 'file', on(e)]));
+    entries.forEach((e: Obj, i: number) => expect(mine.multipart[i].value).toBe(String((e.type === 'file' ? (Array.isArray(e.src) ? e.src[0] : e.src) : e.value) ?? '')));
   }
   if (body.mode === 'file' && body.file?.src) expect(mine.file).toBe(body.file.src);
   if (body.mode === 'graphql') expect(mine.graphql?.query).toBe(body.graphql?.query ?? '');

@@ -138,18 +138,20 @@ function mapBodyMode(body: unknown, headers: Row[], where: string, notes: string
         if (!isObj(entry)) continue;
         const isFile = entry.type === 'file';
         let value = isFile ? entry.src : entry.value;
-        if (Array.isArray(value)) {
-          if (value.length > 1) notes.push(`${where}: form field "${text(entry.key)}" had ${value.length} files; only the first was kept.`);
-          value = value[0];
+        // A file field with several files (Postman's multiple select) is sent as one part per file,
+        // all under the field's name, as postman-runtime sends it: one row each, nothing dropped.
+        const values: unknown[] = isFile && Array.isArray(value) && value.length > 1 ? value : [Array.isArray(value) ? value[0] : value];
+        if (!isFile && Array.isArray(value) && value.length > 1) notes.push(`${where}: form field "${text(entry.key)}" had ${value.length} values; only the first was kept.`);
+        for (value of values) {
+          if (isFile) files.push(`${where} (form field "${text(entry.key)}"${value ? `: ${text(value)}` : ''})`);
+          parts.push({
+            key: text(entry.key),
+            value: text(value),
+            ...(isFile ? { file: true } : {}),
+            ...(entry.contentType ? { contentType: text(entry.contentType) } : {}),
+            ...(entry.disabled === true ? { enabled: false } : {}),
+          });
         }
-        if (isFile) files.push(`${where} (form field "${text(entry.key)}"${value ? `: ${text(value)}` : ''})`);
-        parts.push({
-          key: text(entry.key),
-          value: text(value),
-          ...(isFile ? { file: true } : {}),
-          ...(entry.contentType ? { contentType: text(entry.contentType) } : {}),
-          ...(entry.disabled === true ? { enabled: false } : {}),
-        });
       }
       return { type: 'multipart', multipart: parts };
     }
