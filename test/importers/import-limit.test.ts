@@ -1,0 +1,100 @@
+/**
+ * Spec 7 and 8.1: an import file or download larger than 50 MB is refused. `ferry import` as a
+ * user runs it, at the limit (read and imported) and one byte over (refused with the exact
+ * words, nothing written): a file, standard input, and a download over real loopback HTTP, with
+ * a Content-Length and without one (refused as it arrives).
+ */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ferry, initedWorkspace } from '../support/cli.js';
+import { listenLoopback, type Listening } from '../support/servers/listen.js';
+import { tempDir } from '../support/temp.js';
+
+const LIMIT = 50 * 1024 * 1024;
+const REFUSED = (what: string) => `ferry: ${what} is 52,428,801 bytes; imports are limited to 50 MB. Split it, or import a smaller export.\n`;
+
+/** A collection of one request, padded with trailing spaces (still JSON) to exactly 50 MB. */
+const head = JSON.stringify({
+  info: { name: 'Big', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+  item: [{ name: 'One', request: { method: 'GET', url: 'http://127.0.0.1:1/one' } }],
+});
+const atLimit = Buffer.alloc(LIMIT, 0x20);
+atLimit.write(head);
+const oneOver = Buffer.from(' ');
+
+let server: Listening;
+
+beforeAll(async () => {
+  server = await listenLoopback(http.createServer((req, res) => {
+    res.on('error', () => {});
+    res.setHeader('content-type', 'application/json');
+    // With a Content-Length: the size is known before the body is read.
+    if (req.url === '/sized/at-limit') return void res.writeHead(200, { 'content-length': LIMIT }).end(atLimit);
+    if (req.url === '/sized/over') {
+      res.writeHead(200, { 'content-length': LIMIT + 1 });
+      res.write(atLimit);
+      return void res.end(oneOver);
+    }
+    // Without one (chunked): counted as it arrives, the last byte the one too many.
+    if (req.url === '/streamed/at-limit') return void res.end(atLimit);
+    if (req.url === '/streamed/over') {
+      res.write(atLimit);
+      return void res.end(oneOver);
+    }
+    res.writeHead(404).end();
+  }), 'http');
+});
+afterAll(() => server.close());
+
+async function requestFiles(ws: string): Promise<string[]> {
+  return (await fs.readdir(path.join(ws, 'requests'), { recursive: true })).map(String).sort();
+}
+
+describe('ferry import: 50 MB (spec 7, 8.1)', () => {
+  it('a file of exactly 50 MB is imported; one byte more is refused with its size, and nothing is written', async () => {
+    const { ws } = await initedWorkspace();
+    const dir = await tempDir();
+    const fine = path.join(dir, 'at-limit.json');
+    const over = path.join(dir, 'over.json');
+    await fs.writeFile(fine, atLimit);
+    await fs.writeFile(over, Buffer.concat([atLimit, oneOver]));
+    expect((await fs.stat(fine)).size).toBe(LIMIT);
+
+    const refused = await ferry(['-w', ws, 'import', over]);
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: REFUSED(`The file ${over}`) });
+    expect(await requestFiles(ws)).toEqual([]);
+
+    const imported = await ferry(['-w', ws, 'import', fine]);
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(/^Imported "Big": 1 request, 1 folder, 0 environments, 0 workspace variables$/m);
+    expect(await requestFiles(ws)).toEqual(['Big', path.join('Big', 'One.yaml')]);
+  });
+
+  it('standard input (ferry import -): 50 MB is imported, one byte more refused', async () => {
+    const { ws } = await initedWorkspace();
+    const text = atLimit.toString('utf8');
+    const refused = await ferry(['-w', ws, 'import', '-'], process.cwd(), `${text} `);
+    expect(refused).toEqual({ code: 2, stdout: '', stderr: REFUSED('Standard input') });
+    expect(await requestFiles(ws)).toEqual([]);
+    const imported = await ferry(['-w', ws, 'import', '-'], process.cwd(), text);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(await requestFiles(ws)).toEqual(['Big', path.join('Big', 'One.yaml')]);
+  });
+
+  for (const way of ['sized', 'streamed'] as const) {
+    it(`a download of exactly 50 MB is imported; one byte more is refused (${way === 'sized' ? 'by its Content-Length' : 'chunked, as it arrives'})`, async () => {
+      const { ws } = await initedWorkspace();
+      const overUrl = `${server.url}/${way}/over`;
+      const refused = await ferry(['-w', ws, 'import', overUrl]);
+      expect(refused).toEqual({ code: 2, stdout: '', stderr: REFUSED(`The download ${overUrl}`) });
+      expect(await requestFiles(ws)).toEqual([]);
+      const imported = await ferry(['-w', ws, 'import', `${server.url}/${way}/at-limit`]);
+      expect(imported.stderr).toBe('');
+      expect(imported.code).toBe(0);
+      expect(await requestFiles(ws)).toEqual(['Big', path.join('Big', 'One.yaml')]);
+    });
+  }
+});
