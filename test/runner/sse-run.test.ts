@@ -22,6 +22,12 @@ beforeAll(async () => {
       res.write('event: price\ndata: {"p":1}\n\nevent: price\ndata: {"p":2}\n\nevent: end\ndata: bye\n\ndata: after\n\n');
       return; // left open
     }
+    if (url.pathname === '/many') {
+      // 101 events, then left open: only the default maxEvents (100) ends the read.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(Array.from({ length: 101 }, (_, i) => `data: ${i + 1}\n\n`).join(''));
+      return;
+    }
     if (url.pathname === '/quiet') return void res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
     if (url.pathname === '/close') return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: a\n\n');
     if (url.pathname === '/gone') return void res.writeHead(410, { 'content-type': 'application/json' }).end('{"error":"gone"}');
@@ -115,6 +121,19 @@ describe('ferry run with SSE requests', () => {
     });
     expect(results[0]).toMatchObject({ passed: false, stream: { events: 1, stoppedBy: 'maxEvents' } });
     expect(results[0]!.tests[0]).toMatchObject({ name: 'two events', passed: false });
+  });
+
+  it('without settings.stream a run stops at the default 100 events (spec 2.7, 8.1): the 100th is read, the 101st not', async () => {
+    const { results } = await run({
+      'requests/many.yaml': {
+        name: 'many',
+        kind: 'sse',
+        url: `${base}/many`,
+        scripts: { postResponse: "const read = pm.response.text().split('\\n\\n').filter(Boolean); pm.test('read', () => pm.expect([read.length, read.at(-1)]).to.eql([100, 'data: 100']));" },
+      },
+    });
+    expect(results[0]).toMatchObject({ passed: true, status: 200, stream: { events: 100, stoppedBy: 'maxEvents' } });
+    expect(results[0]!.tests).toEqual([expect.objectContaining({ name: 'read', passed: true })]);
   });
 
   it('the time limit is a normal end: no events and no tests still passes', async () => {
