@@ -49,6 +49,20 @@ describe('mock route faults', () => {
     expect([...statuses].sort()).toEqual([200, 500]);
   });
 
+  it('faultPercent left out is 100 (spec 2.11), as 100 written is: every request gets the fault', async () => {
+    const { url } = await mock({
+      routes: [
+        { name: 'default', path: '/default', body: 'fine', fault: 'error' },
+        { name: 'all', path: '/all', body: 'fine', fault: 'error', faultPercent: 100 },
+      ],
+    });
+    for (const route of ['default', 'all']) {
+      const statuses = new Set<number>();
+      for (let i = 0; i < 50; i++) statuses.add((await send(`${url}/${route}`)).status);
+      expect([...statuses], route).toEqual([500]);
+    }
+  });
+
   it('delayMs waits before answering; a client that leaves first is logged as such', async () => {
     const { url, handle } = await mock({ routes: [{ name: 'late', path: '/d', body: 'late', delayMs: 150 }] });
     const started = Date.now();
