@@ -2,7 +2,7 @@
  * Environment and globals exports (spec 4.3): a new environment with the export's variables.
  * Secret-type variables become secret variables; their values go to the secret store only.
  */
-import { MAX_NAME_LENGTH } from '../workspace/index.js';
+import { withinNameLimit } from './name-limit.js';
 import { emptyResult, ImportError, type ImportResult, type ImportSource } from './types.js';
 
 type Obj = Record<string, unknown>;
@@ -22,8 +22,10 @@ export function importEnvironment(document: unknown, kind: 'environment' | 'glob
   // Spec 4.3 names a nameless globals export `Globals`; a nameless environment export (the spec
   // is silent) is named after its file, the way the user knows it.
   const fallback = kind === 'globals' ? 'Globals' : (options.source && nameFromSource(options.source)) || 'Imported environment';
-  const name = [...(rawName?.trim() || fallback)].slice(0, MAX_NAME_LENGTH).join('').trim();
+  const notes: string[] = [];
+  const name = withinNameLimit(rawName?.trim() || fallback, notes).trim();
   const result = emptyResult(kind, name);
+  result.notes.push(...notes);
   const variables = [];
   /** The value of each row, by row (secret ones are empty in `variables`). */
   const rowValues: string[] = [];

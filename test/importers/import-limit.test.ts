@@ -1,8 +1,9 @@
 /**
- * Spec 7 and 8.1: an import file or download larger than 50 MB is refused. `ferry import` as a
- * user runs it, at the limit (read and imported) and one byte over (refused with the exact
- * words, nothing written): a file, standard input, and a download over real loopback HTTP, with
- * a Content-Length and without one (refused as it arrives).
+ * The limits of spec 7 and 8.1 on imports, through `ferry import` as a user runs it, at the limit
+ * and one over. An import file or download larger than 50 MB is refused (the exact words, nothing
+ * written): a file, standard input, and a download over real loopback HTTP, with a Content-Length
+ * and without one (refused as it arrives). A name is at most 200 characters (2.1.5): an export's
+ * longer name is cut to 200, with a note.
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
@@ -97,4 +98,46 @@ describe('ferry import: 50 MB (spec 7, 8.1)', () => {
       expect(await requestFiles(ws)).toEqual(['Big', path.join('Big', 'One.yaml')]);
     });
   }
+});
+
+describe('ferry import: names of at most 200 characters (spec 2.1.5, 8.1)', () => {
+  const long = (length: number, letter: string) => `${letter.repeat(39)}${'é'.repeat(length - 39)}`;
+  const cutNote = (letter: string) => `The name "${letter.repeat(39)}é…" was longer than 200 characters and was cut.`;
+
+  it('a collection, folder or request named with 200 characters keeps its name; 201 is cut to 200 with a note', async () => {
+    const { ws } = await initedWorkspace();
+    const file = path.join(await tempDir(), 'names.json');
+    await fs.writeFile(file, JSON.stringify({
+      info: { name: long(201, 'c'), schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      item: [
+        { name: long(201, 'f'), item: [{ name: long(200, 'r'), request: { method: 'GET', url: 'http://127.0.0.1:1/' } }] },
+        { name: long(201, 'r'), request: { method: 'GET', url: 'http://127.0.0.1:1/' } },
+      ],
+    }));
+    const imported = await ferry(['-w', ws, 'import', file, '--json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toMatchObject({ name: long(200, 'c'), notes: [cutNote('c'), cutNote('f'), cutNote('r')] });
+    // The files hold the names, cut or whole; the file names are cut to 80 characters (2.1.4).
+    const root = path.join(ws, 'requests', long(80, 'c'));
+    const folder = path.join(root, long(80, 'f'));
+    expect(await fs.readFile(path.join(folder, '_folder.yaml'), 'utf8')).toBe(`name: ${long(200, 'f')}\n`);
+    expect(await fs.readFile(path.join(folder, `${long(80, 'r')}.yaml`), 'utf8')).toMatch(new RegExp(`^name: ${long(200, 'r')}\n`));
+    expect(await fs.readFile(path.join(root, `${long(80, 'r')}.yaml`), 'utf8')).toMatch(new RegExp(`^name: ${long(200, 'r')}\n`));
+  });
+
+  it('an environment export named with 201 characters is cut to 200 with a note (it was cut without one); 200 is kept whole', async () => {
+    const { ws } = await initedWorkspace();
+    const dir = await tempDir();
+    for (const [file, length] of [['over.json', 201], ['at.json', 200]] as const) {
+      await fs.writeFile(path.join(dir, file), JSON.stringify({ name: long(length, length === 201 ? 'e' : 'a'), values: [{ key: 'k', value: 'v' }], _postman_variable_scope: 'environment' }));
+    }
+    const over = await ferry(['-w', ws, 'import', path.join(dir, 'over.json'), '--json']);
+    expect(over.code, over.stderr).toBe(0);
+    expect(JSON.parse(over.stdout)).toMatchObject({ name: long(200, 'e'), environments: 1, notes: [cutNote('e')] });
+    const at = await ferry(['-w', ws, 'import', path.join(dir, 'at.json'), '--json']);
+    expect(JSON.parse(at.stdout)).toMatchObject({ name: long(200, 'a'), notes: [] });
+    const files = (await fs.readdir(path.join(ws, 'environments'))).sort();
+    expect(files).toEqual([`${long(80, 'a')}.yaml`, `${long(80, 'e')}.yaml`]);
+    expect(await fs.readFile(path.join(ws, 'environments', files[1]!), 'utf8')).toMatch(new RegExp(`^name: ${long(200, 'e')}\n`));
+  });
 });

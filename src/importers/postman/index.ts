@@ -3,7 +3,8 @@
  * holding its folders and requests in order, with auth, scripts and docs on each; collection
  * variables go to the workspace variables.
  */
-import { MAX_NAME_LENGTH, MAX_TREE_DEPTH } from '../../workspace/index.js';
+import { MAX_TREE_DEPTH } from '../../workspace/index.js';
+import { withinNameLimit } from '../name-limit.js';
 import { emptyResult, ImportError, type ImportedFolderData, type ImportedNode, type ImportResult } from '../types.js';
 import { mapAuth } from './auth.js';
 import { description, keepsBodies, mapRequest, mapSettings, type ImportedSettings } from './request.js';
@@ -117,12 +118,6 @@ function folderSettings(item: Obj, where: string, ctx: ScriptContext, docsOverri
 
 /** Names must be non-empty and at most 200 characters (spec 2.1.5). */
 function displayName(raw: unknown, fallback: string, notes: string[]): string {
-  let name = raw === undefined || raw === null ? '' : String(raw).replace(/[\r\n]+/g, ' ');
-  if (!name.trim()) return fallback;
-  const chars = [...name];
-  if (chars.length > MAX_NAME_LENGTH) {
-    name = chars.slice(0, MAX_NAME_LENGTH).join('');
-    notes.push(`The name "${name.slice(0, 40)}…" was longer than ${MAX_NAME_LENGTH} characters and was cut.`);
-  }
-  return name;
+  const name = raw === undefined || raw === null ? '' : String(raw).replace(/[\r\n]+/g, ' ');
+  return name.trim() ? withinNameLimit(name, notes) : fallback;
 }
