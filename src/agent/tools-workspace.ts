@@ -9,7 +9,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { listTargets } from '../codegen/index.js';
 import { exportSavedRequest } from '../codegen/export-saved.js';
-import { commitImport, convert, convertInput, MAX_IMPORT_BYTES, type ImportResult } from '../importers/index.js';
+import { commitImport, convert, convertInput, MAX_IMPORT_BYTES, NoBaseUrlError, type ImportResult } from '../importers/index.js';
 import { withUrlNetwork } from '../runner/url-network.js';
 import { checkNewDisplayName, checkNoSymlinks, findFolder, isInside, notRegularFile, specialFileWords, walkFolders } from '../workspace/index.js';
 import { answer } from './answer.js';
@@ -64,19 +64,21 @@ export function registerWorkspaceTools(server: McpServer, state: AgentState): vo
           throw new AgentError(`No folder "${into}" under requests/ to import into. ${folders.length ? `Folders here: ${folders.slice(0, 50).join(', ')}. ` : ''}Give one of them, or leave out into to import at the root.`);
         }
         const options = { name: args.name, baseUrl: args.baseUrl, workspaceRoot: ws.root, baseDepth: into.split('/').filter(Boolean).length };
-        let result: ImportResult;
-        if (args.url !== undefined) {
-          if (!/^https?:\/\//i.test(args.url)) throw new AgentError(`url must start with http:// or https://, not "${args.url}".`);
-          const url = args.url;
-          // Through this computer's proxy and certificate settings, as sends go.
-          result = await withUrlNetwork((network) => convertInput(url, options, network));
-        } else if (args.path !== undefined) {
-          result = await convertInput(await fileInside(ws.root, args.path), options);
-        } else {
+        const converted = async (): Promise<ImportResult> => {
+          if (args.url !== undefined) {
+            if (!/^https?:\/\//i.test(args.url)) throw new AgentError(`url must start with http:// or https://, not "${args.url}".`);
+            const url = args.url;
+            // Through this computer's proxy and certificate settings, as sends go.
+            return withUrlNetwork((network) => convertInput(url, options, network));
+          }
+          if (args.path !== undefined) return convertInput(await fileInside(ws.root, args.path), options);
           // The limit of an import file holds for text given inline too.
           if (Buffer.byteLength(args.text!) > MAX_IMPORT_BYTES) throw new AgentError(`The text is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most Ferry imports.`);
-          result = await convert(args.text!, { label: 'the text given' }, options);
-        }
+          return convert(args.text!, { label: 'the text given' }, options);
+        };
+        const result = await converted().catch((error: unknown) => {
+          throw error instanceof NoBaseUrlError ? error.withWay('give it as baseUrl') : error;
+        });
         // A call the client cancelled (or gave up on) writes nothing, or is undone as a failed import is.
         const summary = await commitImport({ root: ws.root, id: ws.id }, result, { into, signal: extra.signal });
         return summary;

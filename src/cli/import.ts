@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { commitImport, convertInput, ImportError, importCurl, type ImportSummary } from '../importers/index.js';
+import { commitImport, convertInput, ImportError, importCurl, NoBaseUrlError, type ImportSummary } from '../importers/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { interruptUntilWriting } from './stop-signal.js';
@@ -88,6 +88,7 @@ async function importCommand(
     summary = await commitImport({ root: ws.root, id: ws.id }, result, { into, signal: interrupt.signal, onProgress: progress && ((written, total) => progress.count('→ Writing files', written, total)) });
   } catch (error) {
     if (error === interrupt.signal.reason) throw new CliError('Interrupted: the import was undone; the workspace is as it was.', EXIT.failed);
+    if (error instanceof NoBaseUrlError) throw new CliError(error.withWay('ferry import FILE --base-url https://api.example.com').message);
     if (error instanceof ImportError) throw new CliError(error.message);
     throw error;
   } finally {

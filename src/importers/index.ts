@@ -18,6 +18,7 @@ export { readInput, download, type ImportInput, type DownloadNetwork } from './s
 export { importCurl, curlToRequest } from './curl/index.js';
 export { importPostman } from './postman/index.js';
 export { importEnvironment } from './environment.js';
+export { NoBaseUrlError } from './openapi/index.js';
 
 export interface ConvertOptions {
   /** Display name for the imported folder, environment or request. */

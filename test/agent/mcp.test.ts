@@ -486,6 +486,14 @@ describe('ferry mcp', () => {
     const two = await call('import', { text: 'curl http://127.0.0.1:1/', url: 'http://127.0.0.1:1/' });
     expect(two.isError).toBe(true);
     expect(two.text).toMatch(/exactly one of path/);
+    // Spec 7: a document that does not say where the API runs; the agent gives the URL as baseUrl.
+    const hostless = JSON.stringify({ openapi: '3.0.3', info: { title: 'Nowhere', version: '1' }, paths: { '/items': { get: { summary: 'List items', responses: { 200: { description: 'ok' } } } } } });
+    const noHost = await call('import', { text: hostless });
+    expect(noHost.isError).toBe(true);
+    expect(noHost.text).toBe('The document does not say where the API runs; give its base URL and import again (give it as baseUrl).');
+    expect(existsSync(path.join(root, 'requests', 'Nowhere'))).toBe(false);
+    const withBase = await call('import', { text: hostless, baseUrl: 'http://127.0.0.1:4010' });
+    expect(withBase.json).toMatchObject({ kind: 'openapi', name: 'Nowhere', requests: 1 });
     const noInto = await call('import', { text: 'curl http://127.0.0.1:1/', into: 'New/Sub' });
     expect(noInto.isError).toBe(true);
     expect(noInto.text).toMatch(/No folder "New\/Sub" under requests\/.*Folders here: .*Echo.*leave out into/);

@@ -1,6 +1,6 @@
 /** Copy as code (spec 4.7) and imports (4.1–4.6): the core's exporters and importers, called as the CLI calls them. */
 import { listTargets, TargetError } from '../../codegen/index.js';
-import { commitImport, convert, countNodes, download, ImportError, mergeVariables, PASTED, type ImportResult, type ImportedNode } from '../../importers/index.js';
+import { commitImport, convert, countNodes, download, ImportError, mergeVariables, NoBaseUrlError, PASTED, type ImportResult, type ImportedNode } from '../../importers/index.js';
 import { PrepareError } from '../../request/index.js';
 import { exportSavedRequest } from '../../codegen/export-saved.js';
 import { RunError, SelectError, withUrlNetwork } from '../../runner/index.js';
@@ -27,6 +27,7 @@ async function converted(body: unknown, workspaceRoot: string): Promise<ImportRe
     }
     return await convert(field(body, 'text'), { label: optionalField(body, 'fileName') || PASTED }, options);
   } catch (error) {
+    if (error instanceof NoBaseUrlError) throw new ApiError(400, error.withWay('type it in Base URL').message);
     if (error instanceof ImportError) throw new ApiError(400, error.message);
     throw error;
   }

@@ -120,6 +120,6 @@ function withoutLogin(url: string): string {
 export { buildCollection, type GeneratedCollection, type GeneratedOperation } from './build.js';
 export { buildMockRoutes, pathShape, routePath, type GeneratedMock, type GeneratedRoute } from './mock-server.js';
 export { parseSpecText, requireSpec, specVersionOf } from './parse.js';
-export { NO_HOST_MESSAGE } from './servers.js';
+export { NO_HOST_MESSAGE, NoBaseUrlError } from './servers.js';
 export { MAX_DOCUMENT_BYTES, MAX_OPERATIONS } from '../../openapi-document/index.js';
 export { applyServerUpdate, formatServerPreview, planServerUpdate, serverFileOf, type ServerUpdatePlan } from './update-server.js';

@@ -5,9 +5,22 @@
 import { ImportError } from '../types.js';
 import { isObject, type JsonObject, type SpecVersion } from '../../openapi-document/index.js';
 
-/** The message of spec 7, with the command line's way to give the URL. */
-export const NO_HOST_MESSAGE =
-  'The document does not say where the API runs; give its base URL and import again (ferry import FILE --base-url https://api.example.com).';
+/** Spec 7's words for a document that does not say where the API runs. */
+export const NO_HOST_MESSAGE = 'The document does not say where the API runs; give its base URL and import again.';
+
+/**
+ * That refusal. Each face says in brackets how its user gives the URL (`withWay`): the command
+ * line's option, the app's field and the agent's argument are different places.
+ */
+export class NoBaseUrlError extends ImportError {
+  constructor() {
+    super(NO_HOST_MESSAGE);
+  }
+
+  withWay(way: string): ImportError {
+    return new ImportError(`${NO_HOST_MESSAGE.slice(0, -1)} (${way}).`);
+  }
+}
 
 export type ServerInfo =
   | { kind: 'absolute'; url: string }
@@ -71,7 +84,7 @@ export function resolveBaseUrl(server: ServerInfo, given: string | undefined, do
     const url = parseHttpUrl(downloadedFrom, 'the download URL');
     return `${url.origin}${server.path}`;
   }
-  throw new ImportError(NO_HOST_MESSAGE);
+  throw new NoBaseUrlError();
 }
 
 function parseHttpUrl(text: string, what: string): URL {

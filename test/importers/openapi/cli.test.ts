@@ -177,6 +177,26 @@ describe('ferry import and ferry update with an OpenAPI URL', () => {
     }
   });
 
+  it('a document that does not say where the API runs is refused in spec 7\'s words, naming --base-url; nothing is written until it is given', async () => {
+    const ws = await tempWorkspace();
+    const file = path.join(ws, 'nowhere.json');
+    await fs.writeFile(file, JSON.stringify({ openapi: '3.0.3', info: { title: 'Nowhere', version: '1' }, paths: { '/items': { get: { summary: 'List items', responses: ok } } } }));
+    try {
+      const before = await listFiles(ws);
+      const run = (...args: string[]) => main(['-w', ws, ...args], { output: { out: () => {}, err: (t) => (err += `${t}\n`), color: false } });
+      let err = '';
+      expect(await run('import', file)).toBe(2);
+      expect(err).toBe('ferry: The document does not say where the API runs; give its base URL and import again (ferry import FILE --base-url https://api.example.com).\n');
+      expect(await listFiles(ws)).toEqual(before);
+      err = '';
+      expect(await run('import', file, '--base-url', 'http://127.0.0.1:4010')).toBe(0);
+      expect(err).toBe('');
+      expect(await fs.readFile(path.join(ws, 'environments', 'Nowhere.yaml'), 'utf8')).toContain('http://127.0.0.1:4010');
+    } finally {
+      await fs.rm(ws, { recursive: true, force: true });
+    }
+  });
+
   it('says when --base-url does not apply', async () => {
     const curl = await ferry('import', '--curl', 'curl https://x.example.test', '--base-url', 'https://y.example.test');
     expect(curl.code).toBe(2);
