@@ -43,8 +43,9 @@ export function refusalOutcome(action: InputAction): string {
   return action === 'import' ? 'it was not imported' : 'nothing was updated';
 }
 
-export function tooLarge(what: string, bytes: number, action: InputAction = 'import'): ImportError {
-  const size = sizeOverLimit(bytes, MAX_IMPORT_BYTES);
+/** `bytes`: the input's size, or undefined when it is only known to be over the limit. */
+export function tooLarge(what: string, bytes: number | undefined, action: InputAction = 'import'): ImportError {
+  const size = bytes === undefined ? 'over 50 MB' : sizeOverLimit(bytes, MAX_IMPORT_BYTES);
   return new ImportError(action === 'import'
     ? `${what} is ${size}; imports are limited to 50 MB. Split it, or import a smaller export.`
     : `${what} is ${size}; Ferry reads API documents up to 50 MB, so nothing was updated. Update from a smaller document (without large embedded examples, or one API per document).`);

@@ -690,6 +690,22 @@ describe('ferry app API', () => {
     expect((refused.body as { error: string }).error).toBe('The import big.json is 52,428,801 bytes; imports are limited to 50 MB. Split it, or import a smaller export.');
   });
 
+  it('a chosen file of 50 MB whose text JSON escapes (quotes: each sent as two characters) is read, not refused as a body over 60 MB; over 50 MB it gets the import\'s words', async () => {
+    const collection = (pad: string) => JSON.stringify({ info: { name: 'Quoted', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [], variable: [{ key: 'pad', value: pad }] });
+    // A value of quotes: 2 bytes each in the file (\"), 4 once the page sends the text as JSON (\\\").
+    const frame = collection('').length;
+    const room = 50 * 1024 * 1024 - frame;
+    const atLimit = collection('"'.repeat(Math.floor(room / 2)) + 'x'.repeat(room % 2));
+    expect(Buffer.byteLength(atLimit)).toBe(50 * 1024 * 1024);
+    expect(JSON.stringify(atLimit).length).toBeGreaterThan(100 * 1000 * 1000); // past the 60 MB the app took of any body
+    const preview = await client.call('POST', '/api/import/preview', { text: atLimit, fileName: 'quoted.json' });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body).toMatchObject({ name: 'Quoted', variables: 1 });
+    const refused = await client.call('POST', '/api/import/preview', { text: `${atLimit}  `, fileName: 'quoted.json' });
+    expect(refused.status).toBe(400);
+    expect((refused.body as { error: string }).error).toBe('The import quoted.json is 52,428,802 bytes; imports are limited to 50 MB. Split it, or import a smaller export.');
+  });
+
   it('the import preview counts the workspace variables the import adds: one the workspace has keeps its value, and the preview says so as the import does (it counted every variable)', async () => {
     const collection = JSON.stringify({ info: { name: 'Vars', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [], variable: [{ key: 'baseUrl', value: 'http://a' }, { key: 'token', value: 't' }] });
     type Preview = { variables: number; notes: string[] };

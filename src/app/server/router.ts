@@ -27,15 +27,21 @@ export type Handler = (input: RouteInput) => Promise<unknown>;
 /** `'GET /api/workspace'` → handler. */
 export type Routes = Record<string, Handler>;
 
-/** Request bodies are JSON edits and pasted imports; 60 MB leaves room for a 50 MB import (spec 7). */
-const MAX_BODY = 60 * 1024 * 1024;
+/** The most a route reads of a request body, and its refusal past that. */
+export interface BodyLimit {
+  bytes: number;
+  refusal(): ApiError;
+}
 
-export async function readJson(req: IncomingMessage): Promise<unknown> {
+/** Request bodies are JSON edits (a route taking an import's text has its own limit: server.ts). */
+const EDITS: BodyLimit = { bytes: 60 * 1024 * 1024, refusal: () => new ApiError(413, 'The request body is larger than 60 MB.') };
+
+export async function readJson(req: IncomingMessage, limit: BodyLimit = EDITS): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new ApiError(413, 'The request body is larger than 60 MB.');
+    if (size > limit.bytes) throw limit.refusal();
     chunks.push(chunk as Buffer);
   }
   if (size === 0) return {};

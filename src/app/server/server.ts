@@ -12,7 +12,8 @@ import { settingsFile } from '../../appdata/index.js';
 import type { Workspace } from '../../workspace/index.js';
 import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie } from './guard.js';
 import { LiveChannel, pageId } from './live.js';
-import { ApiError, readJson, sendJson, type Routes } from './router.js';
+import { MAX_IMPORT_BYTES, tooLarge } from '../../importers/detect.js';
+import { ApiError, readJson, sendJson, type BodyLimit, type Routes } from './router.js';
 import { appSettingsRoutes } from './routes-app-settings.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { environmentRoutes } from './routes-environments.js';
@@ -89,6 +90,19 @@ const OWN_WRITES = new Set([
   'POST /api/environments/delete', 'PUT /api/folder/settings', 'PUT /api/workspace/settings', 'PUT /api/loadtest', 'POST /api/loadtest', 'POST /api/loadtest/delete',
   'PUT /api/server', 'POST /api/server', 'POST /api/update/apply',
 ]);
+
+/**
+ * Calls whose body carries an import's text or a document's new version, read up to 50 MB (spec
+ * 8.1). The page sends it as JSON, where a character may take up to 6 (a quote or backslash 2, a
+ * control character 6: \u0001), so a 50 MB text may arrive as 300 MB; past that, it is over 50 MB
+ * whatever it holds. (A file of quotes once met the 60 MB every other call takes.)
+ */
+const textLimit = (refusal: () => Error): BodyLimit => ({ bytes: 6 * MAX_IMPORT_BYTES + 1024 * 1024, refusal: () => new ApiError(400, refusal().message) });
+const IMPORT_TEXT = textLimit(() => tooLarge('The import', undefined));
+const BODY_LIMITS: Readonly<Record<string, BodyLimit>> = {
+  'POST /api/import/preview': IMPORT_TEXT, 'POST /api/import': IMPORT_TEXT, 'POST /api/import/curl': IMPORT_TEXT,
+  'POST /api/update/preview': textLimit(() => tooLarge('The new version', undefined, 'update')),
+};
 
 /**
  * The answer to the printed link: the cookie, on a page of its own that goes on to `/`. Not a
@@ -168,7 +182,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       if (!res.writableFinished) controller.abort();
     });
     try {
-      const body = req.method === 'GET' ? {} : await readJson(req);
+      const body = req.method === 'GET' ? {} : await readJson(req, BODY_LIMITS[`${req.method} ${url.pathname}`]);
       const work = () => route({ query: url.searchParams, body, signal: controller.signal, page: pageId(req.headers[PAGE_HEADER]) });
       sendJson(res, 200, await (OWN_WRITES.has(`${req.method} ${url.pathname}`) ? state.ownWrite(work) : work()));
     } catch (error) {
