@@ -3,7 +3,8 @@
  * and one over. An import file or download larger than 50 MB is refused (the exact words, nothing
  * written): a file, standard input, and a download over real loopback HTTP, with a Content-Length
  * and without one (refused as it arrives). A name is at most 200 characters (2.1.5): an export's
- * longer name is cut to 200, with a note.
+ * longer name is cut to 200, with a note. Folders nest 32 levels deep at most (2.1.8): a collection
+ * reaching level 32 is imported, one reaching 33 refused.
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
@@ -139,5 +140,47 @@ describe('ferry import: names of at most 200 characters (spec 2.1.5, 8.1)', () =
     const files = (await fs.readdir(path.join(ws, 'environments'))).sort();
     expect(files).toEqual([`${long(80, 'a')}.yaml`, `${long(80, 'e')}.yaml`]);
     expect(await fs.readFile(path.join(ws, 'environments', files[1]!), 'utf8')).toMatch(new RegExp(`^name: ${long(200, 'e')}\n`));
+  });
+});
+
+describe('ferry import: 32 folder levels (spec 2.1.8, 8.1)', () => {
+  /** A collection (level 1) whose folders nest to `levels`, a request in the deepest. */
+  const nested = (levels: number) => {
+    let item: Record<string, unknown> = { name: 'Leaf', request: { method: 'GET', url: 'http://127.0.0.1:1/' } };
+    for (let level = levels; level >= 2; level--) item = { name: `l${level}`, item: [item] };
+    return JSON.stringify({ info: { name: 'l1', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [item] });
+  };
+  const folders = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `l${from + i}`);
+
+  it('a collection nesting folders 32 levels deep is imported and its request read (it was refused); 33 levels are refused, nothing written', async () => {
+    const { ws } = await initedWorkspace();
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, 'd32.json'), nested(32));
+    await fs.writeFile(path.join(dir, 'd33.json'), nested(33));
+    const refused = await ferry(['-w', ws, 'import', path.join(dir, 'd33.json')]);
+    expect(refused).toEqual({
+      code: 2, stdout: '',
+      stderr: `ferry: The collection nests folders more than 32 levels deep (at "${folders(1, 33).join('/')}"); Ferry reads requests at most 32 folder levels deep. Flatten the collection and import again.\n`,
+    });
+    expect(await requestFiles(ws)).toEqual([]);
+    const imported = await ferry(['-w', ws, 'import', path.join(dir, 'd32.json')]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/^Imported "l1": 1 request, 32 folders, /);
+    const listed = await ferry(['-w', ws, 'ls', '--json']);
+    expect(listed.stdout).toContain(`${folders(1, 32).join('/')}/Leaf.yaml`);
+  });
+
+  it('--into a folder counts its levels: under one folder, 31 levels are imported and 32 refused', async () => {
+    const { ws } = await initedWorkspace();
+    await fs.mkdir(path.join(ws, 'requests', 'Top'));
+    const dir = await tempDir();
+    await fs.writeFile(path.join(dir, 'd31.json'), nested(31));
+    await fs.writeFile(path.join(dir, 'd32.json'), nested(32));
+    const refused = await ferry(['-w', ws, 'import', path.join(dir, 'd32.json'), '--into', 'Top']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`ferry: The collection nests folders more than 31 levels deep (at "${folders(1, 32).join('/')}"); Ferry reads requests at most 32 folder levels deep. Flatten the collection and import again.\n`);
+    const imported = await ferry(['-w', ws, 'import', path.join(dir, 'd31.json'), '--into', 'Top']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect((await ferry(['-w', ws, 'ls', '--json'])).stdout).toContain(`Top/${folders(1, 31).join('/')}/Leaf.yaml`);
   });
 });

@@ -31,7 +31,9 @@ export function importPostman(collection: Obj, options: PostmanImportOptions = {
   const notes: string[] = [];
   const ctx: ScriptContext = { notes, files: [], unavailable: new Map(), skippedEvents: [], grouped: new Map() };
   const rootName = displayName(options.name ?? info.name, 'Imported collection', notes);
-  const maxDepth = MAX_TREE_DEPTH - (options.baseDepth ?? 0) - 1;
+  // `walk`'s depth is the folder level of the items it lists (the collection's folder is level 1):
+  // a folder at level 32 may hold requests (spec 2.1.8), one at 33 is not read.
+  const maxDepth = MAX_TREE_DEPTH - (options.baseDepth ?? 0);
   let itemCount = 0;
   const foldersWithVariables: string[] = [];
   /** Collection and folders whose protocolProfileBehavior was copied into the requests inside. */
