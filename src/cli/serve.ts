@@ -152,6 +152,10 @@ export async function serveUntil(
   const unsubscribe = handle.traffic.subscribe(traffic.print);
   await until;
   burst.flush();
+  // Requests answered before the stop are printed above `Stopping…`, which is written at once: their
+  // records reach the listener a turn after they are added, and the printer may be gathering them.
+  await new Promise((resolve) => setImmediate(resolve));
+  await printer.flush();
   if (!json) output.out(c.dim('Stopping…'));
   await handle.stop();
   // The requests the stop cut short (a client mid-request, an open stream) are printed too: their

@@ -460,6 +460,37 @@ describe('ferry serve', () => {
     }
   }, 30_000);
 
+  it('`ferry serve > traffic.log`: the lines of requests answered before Ctrl-C come before `Stopping…`', async () => {
+    const data = await isolatedDataDir();
+    const root = await makeWorkspace({ servers: { api } });
+    const log = path.join(await tempDir('ferry-serve-log-'), 'traffic.log');
+    // A regular file: lines that follow a write are gathered for a moment, while `Stopping…` was written at once.
+    const fd = openSync(log, 'w');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'support', 'run-ferry.ts'), 'serve', '-w', root, '--var', 'place=file'], {
+      env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' },
+      stdio: ['ignore', fd, 'pipe'],
+    });
+    closeSync(fd);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      await eventually(async () => /http:\/\/127\.0\.0\.1:\d+/.test(await fs.readFile(log, 'utf8')), 20_000);
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(await fs.readFile(log, 'utf8'))![0];
+      const names = Array.from({ length: 8 }, (_, i) => `f${i}`);
+      const bodies = await Promise.all(names.map(async (name) => (await send(`${url}/hello/${name}`)).body));
+      expect(bodies).toEqual(names.map((name) => `hi ${name} from file`));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      const lines = (await fs.readFile(log, 'utf8')).trimEnd().split('\n');
+      const stopping = lines.indexOf('Stopping…');
+      expect(stopping).toBeGreaterThan(0);
+      // Every request answered before the stop is printed above it; nothing was cut short.
+      expect(lines.slice(stopping + 1)).toEqual(['Stopped 1 server.']);
+      for (const name of names) expect(lines.slice(0, stopping).filter((line) => line.includes(`GET /hello/${name} `))).toHaveLength(1);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
+
   it('`ferry serve | head -1`: the reader gone, it keeps serving without a crash or a spin, and SIGTERM ends it with 0', async () => {
     const data = await isolatedDataDir();
     const root = await makeWorkspace({ servers: { api } });
