@@ -25,18 +25,30 @@ export interface ForwardOutcome {
   failed: boolean;
 }
 
+/** A placeholder the rendering left as written: a variable the server does not have. */
+const LEFT_PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/;
+
 /** Checks a rendered `proxyUrl`; returns the URL or an explanation. */
 export function parseBackendUrl(text: string): URL | string {
   const trimmed = text.trim();
   if (trimmed === '') return 'proxyUrl is empty; give the base URL of the real backend, e.g. https://api.example.com';
+  const left = LEFT_PLACEHOLDER.exec(trimmed)?.[1];
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
+    if (left !== undefined) return `proxyUrl "${trimmed}" is not a URL: ${notDefined(left)}`;
     return `proxyUrl "${trimmed}" is not a URL; give the base URL of the real backend, e.g. https://api.example.com`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `proxyUrl "${trimmed}" must start with http:// or https://`;
+  // `http://{{host}}:8080` parses (braces may be in a host name) and would fail every forwarded request.
+  const inHost = LEFT_PLACEHOLDER.exec(decodeURIComponent(url.hostname))?.[1];
+  if (inHost !== undefined) return `proxyUrl "${trimmed}" still holds {{${inHost}}} where the host should be: ${notDefined(inHost)}`;
   return url;
+}
+
+function notDefined(name: string): string {
+  return `the variable ${name} is not defined (servers fill the environment's and ferry.yaml's variables, never secret ones); define it there or give it with ferry serve --var ${name}=VALUE`;
 }
 
 /**
