@@ -2,48 +2,15 @@
  * `run`, `serve` and `load` without `-e` use the active environment and say so on stderr (2.10);
  * with `-e`, or with no active environment, they say nothing about it. Spawned `bin/ferry.js`.
  */
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ferryBin } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
-const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
 const NOTICE = 'ferry: using environment "Staging Env" (active; ferry env use to change)';
-
-interface Spawned {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built CLI; `until` (on stdout) sends Ctrl-C once seen (for `serve`). Bounded by a timeout. */
-function ferryBin(args: string[], dataDir: string, until?: RegExp): Promise<Spawned> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, FERRY_DATA_DIR: dataDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let signalled = false;
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`ferry ${args.join(' ')} did not end in 30 s; stderr: ${stderr}`));
-    }, 30_000);
-    child.stdout.on('data', (c) => {
-      stdout += c;
-      if (until && !signalled && until.test(stdout)) {
-        signalled = true;
-        child.kill('SIGINT');
-      }
-    });
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 let ws: string;
 let data: string;
@@ -91,7 +58,7 @@ describe('the active environment is named when -e is absent', () => {
     expect(hits.length).toBeGreaterThan(1);
     expect(hits.every((h) => h === '/staging/a')).toBe(true);
 
-    const serve = await ferryBin(['-w', ws, 'serve'], data, /http:\/\/127\.0\.0\.1:\d+/);
+    const serve = await ferryBin(['-w', ws, 'serve'], data, { until: /http:\/\/127\.0\.0\.1:\d+/ });
     expect(serve.code).toBe(0);
     expect(serve.stderr.split('\n')).toContain(NOTICE);
   }, 90_000);

@@ -3,7 +3,6 @@
  * listed in text and JSON, filtered by domain (subdomains included), cleared per domain and
  * whole; a damaged or linked jar file is neither trusted nor overwritten. Spawned `bin/ferry.js`.
  */
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,27 +10,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkspaceData } from '../../src/appdata/index.js';
 import { cookieOfDomain, CookieStore, type CookieInfo } from '../../src/protocols/index.js';
+import { ferryBin } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
-
-const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
-
-function ferryBin(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, FERRY_DATA_DIR: dataDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`ferry ${args.join(' ')} did not end in 30 s`));
-    }, 30_000);
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 let ws: string;
 let data: string;

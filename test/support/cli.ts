@@ -97,3 +97,24 @@ export function ferryProcess(args: string[], env: NodeJS.ProcessEnv, limitMs = 6
   });
   return { child, output, done };
 }
+
+/**
+ * `ferry ARGS` as shipped (ferryProcess) with `dataDir` its data folder and nothing on its stdin,
+ * run to its end: its exit code and what it printed. `until` (on stdout) sends Ctrl-C once seen
+ * (for `serve`). One not ended after `limitMs` is killed and fails the test, naming it.
+ */
+export async function ferryBin(args: string[], dataDir: string, { until, limitMs = 30_000 }: { until?: RegExp; limitMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = ferryProcess(args, { FERRY_DATA_DIR: dataDir }, limitMs);
+  run.child.stdin.end();
+  if (until) {
+    const onOut = () => {
+      if (!until.test(run.output.stdout)) return;
+      run.child.stdout.off('data', onOut);
+      run.child.kill('SIGINT');
+    };
+    run.child.stdout.on('data', onOut);
+  }
+  const code = await run.done;
+  if (run.child.signalCode === 'SIGKILL') throw new Error(`ferry ${args.join(' ')} did not end in ${limitMs / 1000} s; stderr: ${run.output.stderr}`);
+  return { code, ...run.output };
+}
