@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, JsonStore, lockWorkspace, proxyWithCredentials, readSettings, setSetting, WorkspaceData, workspaceDataDir } from '../../src/appdata/index.js';
+import { EMPTY_LOCK_GRACE_MS } from '../../src/appdata/json-store.js';
 import type { AddressInfo } from 'node:net';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
@@ -44,8 +45,9 @@ async function racers(data: string, script: string) {
  * Four writers in processes of their own (racers), each adding one to a count under the workspace
  * lock of `root`, slowly, each time a round number comes on its stdin: two holders at once would
  * lose one of the two additions. Returns the lock's folder and key for a test to plant locks in.
+ * `clockAheadMs`: the writers read a lock's age by a clock this far ahead (the lock's `now`).
  */
-async function workspaceLockRacers() {
+async function workspaceLockRacers(clockAheadMs = 0) {
   const data = await isolatedDataDir();
   const root = await fs.realpath(await tempDir());
   const counter = path.join(root, 'count.txt');
@@ -60,7 +62,7 @@ async function workspaceLockRacers() {
         const count = Number(await fs.readFile(${JSON.stringify(counter)}, 'utf8'));
         await new Promise((resolve) => setTimeout(resolve, 15));
         await fs.writeFile(${JSON.stringify(counter)}, String(count + 1));
-      });
+      }${clockAheadMs ? `, { now: () => Date.now() + ${clockAheadMs} }` : ''});
       process.stdout.write('done ' + round + '\\n');
     }
   `;
@@ -594,7 +596,9 @@ describe('the data folder', () => {
   }, 90_000);
 
   it('an empty lock (its maker killed between making it and writing its name), fresh or 4 s old: of racing writers exactly one takes it over, each round', async () => {
-    const { eachRound } = await workspaceLockRacers();
+    // The writers' clock 1 s ahead, so a fresh empty lock is taken over after 1 s, not its 2 s
+    // grace: no sooner, as a live maker that took 1 s to name itself checks it still holds the lock.
+    const { eachRound } = await workspaceLockRacers(EMPTY_LOCK_GRACE_MS / 2);
     await eachRound(6, async (round, lock) => {
       // Made as the lock code makes it (only if absent, for the user only), its name never written.
       await fs.writeFile(lock, '', { flag: 'wx', mode: 0o600 });
