@@ -7,10 +7,10 @@ import { readSettings, WorkspaceData } from '../appdata/index.js';
 import { exportRequest } from './index.js';
 import type { Target } from './target.js';
 import { graphqlOperation, requestKind } from '../protocols/index.js';
-import { effectiveAuth, loadVariableSnapshot, prepareRequest, scopeFrom, type Face, type PreparedRequest, type VariableSnapshot } from '../request/index.js';
+import { effectiveAuth, loadVariableSnapshot, prepareRequest, type Face, type PreparedRequest, type VariableSnapshot } from '../request/index.js';
 import { buildVariableScope, render } from '../template/index.js';
 import type { Workspace } from '../workspace/index.js';
-import { resolveEnvironment, RunError, SecretMask } from '../variables/index.js';
+import { resolveEnvironment, RunError, RunVariables, SecretMask } from '../variables/index.js';
 import type { RequestFile } from '../model/index.js';
 import { findFolder, formatWarning, selectRequests, unsavedItem } from '../workspace/index.js';
 
@@ -77,7 +77,8 @@ export async function prepareSavedRequest(workspace: Workspace, requestPath: str
   const data = new WorkspaceData(workspace.id, workspace.root);
   const keep = options.substitute === false;
   const snapshot = await loadVariableSnapshot(workspace, data, await resolveEnvironment(workspace, options.environment, data));
-  const filled = scopeFrom(snapshot, [options.vars]);
+  // The scope a send has (globals scripts set included), so the code holds what Ferry would send (spec 4.7.1).
+  const filled = new RunVariables(snapshot, options.vars ?? new Map()).scope();
   // Without substitution the request keeps `{{name}}`; the OAuth 2.0 settings are still filled
   // to find the cached token, which is not a variable.
   const variables = keep ? buildVariableScope({}) : filled;

@@ -101,6 +101,28 @@ describe('ferry export', () => {
     expect(fromCurl.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('spec 4.7 rule 1: a value an earlier run\'s script stored in the globals is in the code, as ferry run sends it', async () => {
+    const root = await workspace();
+    await fs.writeFile(
+      path.join(root, 'requests', 'Login.yaml'),
+      'name: Login\nurl: "{{baseUrl}}/login"\nscripts:\n  postResponse: |\n    pm.globals.set(\'session\', \'g-42\');\n    pm.collectionVariables.set(\'tenant\', \'t-7\');\n',
+    );
+    await fs.writeFile(path.join(root, 'requests', 'Me.yaml'), 'name: Me\nseq: 1\nurl: "{{baseUrl}}/me?session={{session}}&tenant={{tenant}}"\n');
+    const login = await ferry(['-w', root, 'run', 'Login']);
+    expect(login.code, login.stderr).toBe(0);
+    const exported = await ferry(['-w', root, 'export', 'Me', '--lang', 'curl']);
+    expect(exported.code, exported.stderr).toBe(0);
+    await run('bash', ['-c', exported.stdout]);
+    const sent = await ferry(['-w', root, 'run', 'Me']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const [, fromCurl, fromFerry] = seen as [Seen, Seen, Seen];
+    expect(fromFerry.url).toBe('/me?session=g-42&tenant=t-7');
+    expect(fromCurl.url).toBe(fromFerry.url);
+    // --var still wins over them.
+    const overridden = await ferry(['-w', root, 'export', 'Me', '--lang', 'curl', '--var', 'session=cli']);
+    expect(overridden.stdout).toContain('/me?session=cli&tenant=t-7');
+  });
+
   it('spec 4.7 rules 1 and 3: the workspace\'s headers and auth are in; cookies from the jar, headers set by a pre-request script and the request settings are not', async () => {
     // A server of its own that sets a cookie: the first run puts it in this computer's jar.
     const heard: Seen['headers'][] = [];
