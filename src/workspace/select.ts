@@ -119,7 +119,7 @@ export function selectRequests<R extends RequestSummary = RequestFile>(root: Fol
     // A file the reader skipped (a symbolic link, a name that is not UTF-8): its warning says why.
     const skipped = options.warnings && skippedFile(options.warnings, lower);
     if (skipped) throw new SelectError(skipped.message);
-    throw new SelectError(`No request or folder "${raw}" under requests/. ${suggest(root, all, wanted)}Give a request path such as Folder/Name.yaml (see \`ferry ls\`).`);
+    throw new SelectError(`No request or folder "${raw}" under requests/. ${suggest(root, all, wanted, named.length === 0 && !wanted.includes('/') && options.byName !== false)}Give a request path such as Folder/Name.yaml (see \`ferry ls\`).`);
   }
   return out;
 }
@@ -168,13 +168,20 @@ function byName<R extends RequestSummary>(root: FolderNode<R>, all: RunItem<R>[]
   return found;
 }
 
-function suggest<R extends RequestSummary>(root: FolderNode<R>, all: RunItem<R>[], wanted: string): string {
+function suggest<R extends RequestSummary>(root: FolderNode<R>, all: RunItem<R>[], wanted: string, atAnyDepth: boolean): string {
   const base = path.posix.basename(wanted).toLowerCase().replace(/\.yaml$/i, '');
   const close = all.filter((i) => path.posix.basename(i.node.path).toLowerCase().replace(/\.yaml$/i, '').includes(base)).slice(0, 3);
   if (close.length) return `Did you mean ${close.map((i) => i.node.path).join(', ')}? `;
   // A typo (`Shop flw`, `List al pets`): the request or folder a letter or two away.
-  const near = nearestPath([...all.map((i) => i.node.path), ...folderPaths(root).map((p) => `${p}/`)], wanted);
-  return near ? `Did you mean ${near}? ` : '';
+  const paths = [...all.map((i) => i.node.path), ...folderPaths(root).map((p) => `${p}/`)];
+  const near = nearestPath(paths, wanted);
+  if (near) return `Did you mean ${near}? `;
+  if (!atAnyDepth) return '';
+  // A name is looked for at any depth (`Peple`), so is its typo: by the folder's or file's own name.
+  const own = (p: string) => path.posix.basename(p.replace(/\/$/, '')) + (p.endsWith('/') ? '/' : '');
+  const nearName = nearestPath([...new Set(paths.map(own))], wanted);
+  const found = nearName === undefined ? [] : paths.filter((p) => own(p) === nearName).slice(0, 3);
+  return found.length ? `Did you mean ${found.join(', ')}? ` : '';
 }
 
 function folderPaths<R extends RequestSummary>(folder: FolderNode<R>): string[] {

@@ -15,6 +15,7 @@ beforeAll(async () => {
     'requests/Shop flow/Login.yaml': { name: 'Login', method: 'POST', url: 'http://127.0.0.1:9/login' },
     'requests/Shop flow/Me.yaml': { name: 'Me', url: 'http://127.0.0.1:9/me' },
     'requests/Health.yaml': { name: 'Health', url: 'http://127.0.0.1:9/health' },
+    'requests/Shop flow/Admin tools/Reset cache.yaml': { name: 'Reset cache', method: 'POST', url: 'http://127.0.0.1:9/reset' },
     'loadtests/smoke.yaml': { name: 'Smoke', stages: [{ durationSecs: 1, target: 1 }], targets: [{ request: 'Shop flow/Logn' }] },
   });
   process.env.FERRY_DATA_DIR = temp.dataDir;
@@ -31,6 +32,16 @@ describe('a misspelt request or folder path', () => {
     expect(JSON.parse(request.stdout).error.message).toContain('Did you mean Shop flow/Login.yaml?');
     const exported = await ferry(['-w', temp.root, 'export', 'Helth']);
     expect(exported.stderr).toContain('Did you mean Health.yaml?');
+  });
+
+  it('a name, which is looked for at any depth, is guessed at any depth too', async () => {
+    const folder = await ferry(['-w', temp.root, 'run', '--folder', 'Admin tols']);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe('ferry: No request or folder "Admin tols" under requests/. Did you mean Shop flow/Admin tools/? Give a request path such as Folder/Name.yaml (see `ferry ls`).\n');
+    const request = await ferry(['-w', temp.root, 'run', 'Reset cahce']);
+    expect(request.stderr).toContain('Did you mean Shop flow/Admin tools/Reset cache.yaml?');
+    const listed = await ferry(['-w', temp.root, 'ls', 'Admin tols']);
+    expect(listed.stderr).toContain('Did you mean Shop flow/Admin tools/?');
   });
 
   it('nothing near: no guess', async () => {
