@@ -10,6 +10,7 @@ import { checkDisplayName, checkNewDisplayName, uniqueFileName } from './names.j
 // The steps' module loads only when something moves: `ferry run` loads no more than it needs.
 import type { MoveStep } from './move-journal.js';
 import { readResource } from './read-resource.js';
+import { removalAside, removalOver } from './removal-aside.js';
 import { formatWarning } from './warning-text.js';
 import { checkResourceValue, saveResource } from './save.js';
 import { FOLDER_FILE, MAX_TREE_DEPTH, notAFolderRefusal, REQUESTS_DIR, stripYaml } from './tree.js';
@@ -373,16 +374,21 @@ export async function deleteFolder(root: string, folderPath: string): Promise<vo
   const { removalRefusal } = await import('./removable.js');
   const refusal = await removalRefusal(dir);
   if (refusal) throw removeFailure(what, shown(refusal.path, refusal.folder), refusal.error, 'nothing was removed');
-  const aside = path.join(path.dirname(dir), `.${path.basename(dir)}.deleting-${process.pid}-${Date.now()}`);
-  await fs.rename(dir, aside).catch((error: NodeJS.ErrnoException) => {
-    throw removeFailure(what, shown(path.dirname(dir), true), error, 'nothing was removed');
-  });
-  await fs.rm(aside, { recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
-    await fs.rename(aside, dir).catch(() => undefined);
-    // What could not be removed (rm says ENOTDIR for a file it may not remove): the folder holding it refused.
-    const refused = error.path ? shown(path.join(dir, path.relative(aside, path.dirname(error.path))), true) : { shown: what, folder: true };
-    throw removeFailure(what, refused, error.code === 'ENOTDIR' ? Object.assign(error, { code: 'EPERM' }) : error, 'part of it may be gone already; the rest is still there');
-  });
+  const aside = removalAside(dir);
+  try {
+    await fs.rename(dir, aside).catch((error: NodeJS.ErrnoException) => {
+      throw removeFailure(what, shown(path.dirname(dir), true), error, 'nothing was removed');
+    });
+    await fs.rm(aside, { recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
+      await fs.rename(aside, dir).catch(() => undefined);
+      // What could not be removed (rm says ENOTDIR for a file it may not remove): the folder holding it refused.
+      const refused = error.path ? shown(path.join(dir, path.relative(aside, path.dirname(error.path))), true) : { shown: what, folder: true };
+      throw removeFailure(what, refused, error.code === 'ENOTDIR' ? Object.assign(error, { code: 'EPERM' }) : error, 'part of it may be gone already; the rest is still there');
+    });
+  } finally {
+    // Removed, put back, or left in the aside: a read from now on says such a leftover.
+    removalOver(aside);
+  }
 }
 
 export { loadTargetPath } from './tree.js';

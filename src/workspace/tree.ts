@@ -5,6 +5,7 @@ import { fileProblemReason, notUtf8Name } from '../support/system-error.js';
 import { DEFAULT_SEQ } from '../model/constants.js';
 import type { FolderSummary, RequestFile, RequestSummary } from '../model/index.js';
 import type { ReadOutcomeOf } from './read-resource.js';
+import { leftoverWarning } from './removal-aside.js';
 import type { FolderNode, FolderSettings, TreeNode, Warning } from './types.js';
 import type { WarningCode } from './warning-code.js';
 
@@ -248,7 +249,12 @@ export function readFolder<R extends RequestSummary>(root: string, relPath: stri
   // Each file's path from the folder's: one path.join per folder, not per file (30,000 of them in `ferry ls`).
   const dir = path.join(root, REQUESTS_DIR, relPath);
   for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
+    if (entry.name.startsWith('.')) {
+      // Ignored (2.1.7), but for what a folder delete that did not finish left at its hidden name.
+      const leftover = leftoverWarning(dir, path.posix.join(REQUESTS_DIR, relPath), entry.name, entry.isDirectory(), (name) => hasEntry(entries, name));
+      if (leftover) warnings.push(leftover);
+      continue;
+    }
     const childRel = relPath === '' ? entry.name : `${relPath}/${entry.name}`;
     const childLabel = `${REQUESTS_DIR}/${childRel}`;
     const skipped = skippedEntryWarning(entry, childLabel);
@@ -281,6 +287,12 @@ export function readFolder<R extends RequestSummary>(root: string, relPath: stri
   children.sort(compareNodes);
   node.children = children;
   return node;
+}
+
+/** Whether `entries` has one named `name`, case aside (names compare so, 2.1.4). */
+function hasEntry(entries: readonly Dirent[], name: string): boolean {
+  const lower = name.toLowerCase();
+  return entries.some((entry) => entry.name.toLowerCase() === lower);
 }
 
 /**

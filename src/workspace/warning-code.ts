@@ -33,6 +33,8 @@ export const WARNING_CODES = [
   'misnamed-folder',
   /** Fields the format does not have: kept, never read (the file itself is read). */
   'unknown-fields',
+  /** A hidden `.NAME.deleting-…` folder under requests/: what is left of a folder delete that did not finish (removal-aside.ts). */
+  'unfinished-delete',
 ] as const;
 
 export type WarningCode = (typeof WARNING_CODES)[number];
