@@ -4,6 +4,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { fileProblemReason } from '../support/system-error.js';
 import { deepEqual, type FolderFile, type RequestFile, type ResourceKind } from '../model/index.js';
 import { checkNoSymlinks } from './files.js';
 import { checkDisplayName, checkNewDisplayName, uniqueFileName } from './names.js';
@@ -380,15 +381,33 @@ export async function deleteFolder(root: string, folderPath: string): Promise<vo
       throw removeFailure(what, shown(path.dirname(dir), true), error, 'nothing was removed');
     });
     await fs.rm(aside, { recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
-      await fs.rename(aside, dir).catch(() => undefined);
-      // What could not be removed (rm says ENOTDIR for a file it may not remove): the folder holding it refused.
-      const refused = error.path ? shown(path.join(dir, path.relative(aside, path.dirname(error.path))), true) : { shown: what, folder: true };
-      throw removeFailure(what, refused, error.code === 'ENOTDIR' ? Object.assign(error, { code: 'EPERM' }) : error, 'part of it may be gone already; the rest is still there');
+      const notBack = await fs.rename(aside, dir).then(() => undefined, (failed: NodeJS.ErrnoException) => failed);
+      // What could not be removed (rm says ENOTDIR for a file it may not remove): the folder holding it
+      // refused, named where it is now: back at the folder's name, or still in the aside.
+      const refusedIn = error.path ? path.dirname(error.path) : aside;
+      const refused = shown(notBack ? refusedIn : path.join(dir, path.relative(aside, refusedIn)), true);
+      const why = error.code === 'ENOTDIR' ? Object.assign(error, { code: 'EPERM' }) : error;
+      if (!notBack) throw removeFailure(what, refused, why, 'part of it may be gone already; the rest is still there');
+      // The user must learn where their requests are: the aside, which Ferry does not read.
+      const kept = shown(aside, true).shown;
+      const failure = removeFailure(what, refused, why, `part of it may be gone already; the rest could not be put back and is in ${kept}`);
+      throw new Error(`${failure.message} ${notPutBack(what, kept, notBack)}`);
     });
   } finally {
     // Removed, put back, or left in the aside: a read from now on says such a leftover.
     removalOver(aside);
   }
+}
+
+/**
+ * Why what is left of a folder delete (`kept`, its hidden name) was not put back at the folder's
+ * name (`what`), and what the user can do: the requests left there are not read until renamed.
+ */
+function notPutBack(what: string, kept: string, error: NodeJS.ErrnoException): string {
+  const taken = error.code === 'EEXIST' || error.code === 'ENOTEMPTY' || error.code === 'ENOTDIR' || error.code === 'EISDIR';
+  const because = taken ? `${what} is there again (made while it was being deleted)` : `renaming it back failed (${fileProblemReason(error)})`;
+  const back = taken ? 'to a name not taken' : `back to ${what}`;
+  return `It was not put back: ${because}. Ferry does not read a folder whose name starts with a dot: to keep what is left, rename ${kept} ${back}; else delete it.`;
 }
 
 export { loadTargetPath } from './tree.js';

@@ -3,10 +3,12 @@
  * real files: a workspace folder that is a named pipe or a file where a new request, folder,
  * environment, server or load test goes says what it is, where, and what to do (not mkdir's
  * EEXIST), and writes nothing; a folder delete that something inside refuses (an immutable
- * subfolder, an append-only file: chattr, which stops root too) removes nothing and says what.
+ * subfolder, an append-only file: chattr, which stops root too) removes nothing and says what;
+ * one stopped part-way whose rest cannot be put back says where the rest is, and the app's file
+ * warnings then list that hidden folder.
  */
 import { spawnSync } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs, mkdirSync, watch, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
@@ -112,5 +114,44 @@ describe('deleting a folder in the app that something inside refuses', () => {
     const deleted = await client.call('DELETE', '/api/folder?path=Users', undefined, '');
     expect(deleted.status).toBe(200);
     expect(await fs.readdir(path.join(root, 'requests'))).toEqual([]);
+  });
+
+  it('stopped part-way with its name taken meanwhile: the refusal says which hidden folder holds the rest, and the file warnings list it', async (ctx) => {
+    if (process.getuid?.() !== 0) ctx.skip(); // chattr +a takes root
+    const request = (name: string) => ({ name, url: 'http://127.0.0.1:9/' });
+    const { client, root } = await openApp({ 'requests/Users/A first.yaml': request('A first'), 'requests/Users/Admin/Roles.yaml': request('Roles') });
+    const requests = path.join(root, 'requests');
+    // Between the delete's rename aside and its removal (the watcher's report of that rename runs
+    // before the removal's first of many steps is back): a file made append-only, which the look
+    // before could not see, and a new folder at the name, as another program could make.
+    let aside = '';
+    let locked = false;
+    const watcher = watch(requests, (event, file) => {
+      if (aside || event !== 'rename' || typeof file !== 'string' || !file.startsWith('.Users.deleting-')) return;
+      aside = file;
+      locked = spawnSync('chattr', ['+a', path.join(requests, file, 'Admin/Roles.yaml')]).status === 0;
+      mkdirSync(path.join(requests, 'Users'));
+      writeFileSync(path.join(requests, 'Users', 'New.yaml'), 'name: New\nurl: http://127.0.0.1:9/\n');
+    });
+    try {
+      const refused = await client.call('DELETE', '/api/folder?path=Users', undefined, '');
+      if (!locked) ctx.skip();
+      expect(refused.status).toBe(400);
+      const kept = `requests/${aside}/`;
+      expect((refused.body as { error: string }).error).toBe(
+        `Could not delete requests/Users/ (part of it may be gone already; the rest could not be put back and is in ${kept}): operation not permitted: the folder ${kept}Admin/ (or what is in it) cannot be changed. Make it writable (chmod u+w; chattr -i for an immutable one), then try again. ` +
+          `It was not put back: requests/Users/ is there again (made while it was being deleted). Ferry does not read a folder whose name starts with a dot: to keep what is left, rename ${kept} to a name not taken; else delete it.`,
+      );
+      expect(await fs.readdir(path.join(requests, aside, 'Admin'))).toEqual(['Roles.yaml']);
+      // The app reads the folder again (the watcher saw Users go and come): its file warnings say the hidden folder.
+      await expect
+        .poll(async () => ((await client.call('GET', '/api/workspace')).body as { warnings: string[] }).warnings, { timeout: 10_000 })
+        .toEqual([expect.stringContaining(`requests/${aside} is what is left of folder requests/Users/, which Ferry began deleting on `)]);
+      const [warning] = ((await client.call('GET', '/api/workspace')).body as { warnings: string[] }).warnings;
+      expect(warning).toMatch(/ Delete it to finish the removal, or rename it to a name not taken \(requests\/Users\/ is there again\) to keep them\.$/);
+    } finally {
+      watcher.close();
+      for (const at of [aside && path.join(requests, aside, 'Admin/Roles.yaml'), path.join(requests, 'Users/Admin/Roles.yaml')]) if (at && existsSync(at)) spawnSync('chattr', ['-a', at]);
+    }
   });
 });

@@ -3,14 +3,15 @@
  * docs/app.md): the delete moves the folder aside to `.NAME.deleting-PID-MS` and removes it there.
  * A Ferry killed part-way leaves that hidden folder, which the reader now says (`unfinished-delete`)
  * while passing over every other dot-name, a link or a file of that pattern; a removal under way
- * (this process's, or another live one's just begun) is not said.
+ * (this process's, or another live one's just begun) is not said. A removal stopped part-way whose
+ * rest cannot be put back (its name taken meanwhile) names the hidden folder where the rest is.
  *
  * Real files in temporary workspaces. What happens between the delete's rename and its removal
- * (a file made append-only) is done on the watcher's report of that rename
+ * (a file made append-only, the name taken again) is done on the watcher's report of that rename
  * (inotify, on the same thread): it runs before the removal's first of many steps has come back.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, promises as fs, readdirSync, watch } from 'node:fs';
+import { existsSync, mkdirSync, promises as fs, readdirSync, watch, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deleteFolder, openWorkspace, readRequestTree, walkRequests, type Warning } from '../../src/workspace/index.js';
@@ -170,5 +171,31 @@ describe('a folder delete stopped part-way', () => {
     expect(readdirSync(requests)).toEqual(['Shelf']);
     expect(await fs.readFile(path.join(requests, 'Shelf/Deep/Er/Kept.yaml'), 'utf8')).toBe(good);
     expect(leftovers((await openWorkspace(root)).warnings)).toEqual([]);
+  });
+
+  it('the rest not put back (its name taken meanwhile) names the hidden folder it is in and what to do; the reader then says it', async (ctx) => {
+    const root = await workspace({ 'requests/Shelf/A.yaml': good, 'requests/Shelf/Deep/Er/Kept.yaml': good });
+    const requests = path.join(root, 'requests');
+    let asideName = '';
+    let stopped = true;
+    whenMovedAside(requests, 'Shelf', (aside) => {
+      asideName = path.basename(aside);
+      stopped = stopRemovalAt(path.join(aside, 'Deep/Er/Kept.yaml'), path.join(requests, 'Shelf/Deep/Er/Kept.yaml'));
+      // Another program makes a folder of that name meanwhile (a checkout, a second Ferry).
+      mkdirSync(path.join(requests, 'Shelf'));
+      writeFileSync(path.join(requests, 'Shelf', 'New.yaml'), good);
+    });
+    const message = await deleteFolder(root, 'Shelf').then(() => '', (error: Error) => error.message);
+    if (!stopped) ctx.skip();
+    const kept = `requests/${asideName}/`;
+    expect(message).toMatch(new RegExp(`^Could not delete requests/Shelf/ \\(part of it may be gone already; the rest could not be put back and is in ${kept.replace(/\./g, '\\.')}\\): (operation not permitted|permission denied): the folder ${kept.replace(/\./g, '\\.')}Deep/Er/ `));
+    expect(message).toMatch(new RegExp(`It was not put back: requests/Shelf/ is there again \\(made while it was being deleted\\)\\. Ferry does not read a folder whose name starts with a dot: to keep what is left, rename ${kept.replace(/\./g, '\\.')} to a name not taken; else delete it\\.$`));
+    // The requests left are where it says; the new folder is untouched.
+    expect(await fs.readFile(path.join(root, kept, 'Deep/Er/Kept.yaml'), 'utf8')).toBe(good);
+    expect(readdirSync(path.join(requests, 'Shelf'))).toEqual(['New.yaml']);
+    // Over, so the next read says it, at once (no waiting for this process to end).
+    const said = leftovers((await openWorkspace(root)).warnings);
+    expect(said.map((w) => [w.file, w.code])).toEqual([[`requests/${asideName}`, 'unfinished-delete']]);
+    expect(said[0]!.message).toContain('rename it to a name not taken (requests/Shelf/ is there again) to keep them.');
   });
 });
