@@ -3,10 +3,12 @@
  * that the system stops part-way (a read-only or immutable subfolder, a file that may not go)
  * leaves some of the folder gone and the rest there, and nothing can put the gone part back.
  *
- * Each question is the one the removal would ask, answered without changing anything: a folder
- * whose entries go must allow it (write and search permission: `access`); a folder or file must not
- * be immutable or append-only (chattr +i / +a, which stop root too and which Node cannot read:
- * setting its own mode again is refused for exactly those, EPERM, and changes nothing else).
+ * Each question is the one the removal would ask, answered without changing anything but change
+ * times: a folder whose entries go must allow it (write and search permission: `access`); a folder
+ * or file must not be immutable or append-only (chattr +i / +a, which stop root too and which Node
+ * 20 cannot read, neither the ioctl nor statx's attribute bits: setting its own mode again is
+ * refused for exactly those, EPERM, and changes nothing but the change time; opening for writing,
+ * refused for them too, leaves that alone but works for files only and needs write permission).
  * Nothing is followed (a link is an entry removed as it is) and nothing is opened.
  *
  * What this cannot see (a sticky folder's files of another user, a change made between the check
