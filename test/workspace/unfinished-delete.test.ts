@@ -6,7 +6,8 @@
  * (this process's, or another live one's just begun) is not said. A removal stopped part-way whose
  * rest cannot be put back (its name taken meanwhile) names the hidden folder where the rest is.
  *
- * Real files in temporary workspaces. What happens between the delete's rename and its removal
+ * Real files in temporary workspaces, and a real process killed (kill -9) during its removal.
+ * What happens between the delete's rename and its removal
  * (a file made append-only, the name taken again) is done on the watcher's report of that rename
  * (inotify, on the same thread): it runs before the removal's first of many steps has come back.
  */
@@ -96,6 +97,33 @@ describe('a folder delete that did not finish', () => {
     const strict = await ferry(['-w', root, 'ls', '--strict']);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain(`requests/.Users.deleting-1-${BEGAN} is what is left of folder requests/Users/`);
+  });
+
+  it('a Ferry killed during the removal: what it left is said, and the listing reads on', async () => {
+    const files: Record<string, string> = { 'requests/Good.yaml': good };
+    for (let i = 0; i < 50; i++) files[`requests/Users/Group ${i}/Get ${i}.yaml`] = good;
+    const root = await workspace(files);
+    // The deleting process kills itself (kill -9: no finally runs) on its watcher's report of the
+    // rename aside, before the removal gets far.
+    const script = path.join(await tempDir(), 'delete-killed.mts');
+    await fs.writeFile(script, `
+      import { watch } from 'node:fs';
+      import { deleteFolder } from ${JSON.stringify(path.resolve('src/workspace/index.ts'))};
+      const root = process.argv[2];
+      watch(root + '/requests', (event, file) => {
+        if (String(file).startsWith('.Users.deleting-')) process.kill(process.pid, 'SIGKILL');
+      });
+      await deleteFolder(root, 'Users');
+    `);
+    const child = spawn(process.execPath, ['--import', 'tsx', script, root], { stdio: 'ignore' });
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.once('exit', (c, s) => resolve([c, s])));
+    expect([code, signal]).toEqual([null, 'SIGKILL']);
+    const left = (await fs.readdir(path.join(root, 'requests'))).filter((name) => name.startsWith('.'));
+    expect(left).toEqual([expect.stringMatching(new RegExp(`^\\.Users\\.deleting-${child.pid}-\\d+$`))]);
+    expect((await fs.readdir(path.join(root, 'requests', left[0]!))).length).toBeGreaterThan(0);
+    const ws = await openWorkspace(root);
+    expect(ws.warnings).toEqual([{ file: `requests/${left[0]}`, message: expect.stringMatching(/ is what is left of folder requests\/Users\/, .* Delete it to finish the removal, or rename it back to requests\/Users\/ to keep them\.$/), code: 'unfinished-delete' }]);
+    expect([...walkRequests(ws.tree)].map((r) => r.node.path)).toEqual(['Good.yaml']);
   });
 
   it('another process\'s removal just begun is under way while that process runs: said once it is gone', async () => {
