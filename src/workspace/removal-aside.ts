@@ -21,11 +21,40 @@ const underWay = new Set<string>();
  */
 const OTHER_REMOVAL_MS = 60_000;
 
-/** Where folder `dir` (absolute) is moved for its removal, marked under way until `removalOver`. */
+/** The longest file name file systems take (bytes). */
+const MAX_NAME_BYTES = 255;
+
+/** What ends a folder's name cut short to fit in its aside's. */
+const CUT = '…';
+
+/**
+ * Where folder `dir` (absolute) is moved for its removal, marked under way until `removalOver`.
+ * A name too long to take the aside's dot and ending is cut short, ending in `…`, so that a folder
+ * of any name can be deleted (the rename would be refused as too long).
+ */
 export function removalAside(dir: string): string {
-  const aside = path.join(path.dirname(dir), `.${path.basename(dir)}.deleting-${process.pid}-${Date.now()}`);
+  const ending = `.deleting-${process.pid}-${Date.now()}`;
+  const room = MAX_NAME_BYTES - 1 - Buffer.byteLength(ending);
+  let name = path.basename(dir);
+  if (Buffer.byteLength(name) > room) name = `${cutToBytes(name, room - Buffer.byteLength(CUT))}${CUT}`;
+  const aside = path.join(path.dirname(dir), `.${name}${ending}`);
   underWay.add(aside);
   return aside;
+}
+
+/** `text`'s longest start of at most `bytes` UTF-8 bytes, whole characters only. */
+function cutToBytes(text: string, bytes: number): string {
+  let cut = '';
+  for (const char of text) {
+    if (Buffer.byteLength(cut + char) > bytes) break;
+    cut += char;
+  }
+  return cut;
+}
+
+/** Whether aside name `name` holds its folder's name cut short (`removalAside`): as long as an aside's name gets, ending in `…`. */
+function isCutShort(name: string, original: string): boolean {
+  return original.endsWith(CUT) && Buffer.byteLength(name) > MAX_NAME_BYTES - 4;
 }
 
 /** The removal at `aside` is over: removed, put back, or left there (then said by the reader). */
@@ -49,7 +78,9 @@ export function leftoverWarning(dir: string, label: string, name: string, isFold
   const was = `${label}/${original}/`;
   const when = new Date(Number(began));
   const at = Number.isNaN(when.getTime()) ? '' : ` on ${when.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  const back = taken(original) ? `rename it to a name not taken (${was} is there again)` : `rename it back to ${was}`;
+  const back = isCutShort(name, original)
+    ? `rename it back to the folder's whole name (cut short in ${was})`
+    : taken(original) ? `rename it to a name not taken (${was} is there again)` : `rename it back to ${was}`;
   return {
     file,
     message: `${file} is what is left of folder ${was}, which Ferry began deleting${at} and did not finish (it was stopped part-way, or the rest could not be put back); the requests in it are not read. Delete it to finish the removal, or ${back} to keep them.`,

@@ -126,6 +126,21 @@ describe('a folder delete that did not finish', () => {
     expect([...walkRequests(ws.tree)].map((r) => r.node.path)).toEqual(['Good.yaml']);
   });
 
+  it('a folder whose name leaves no room for the aside\'s ending is deleted; a leftover of one says its name was cut short', async () => {
+    // 239 bytes: with `.` and `.deleting-PID-TIME` over the 255 a file name may have.
+    const long = `Ünïcode ${'L'.repeat(229)}`;
+    const root = await workspace({ [`requests/${long}/A.yaml`]: good, [`requests/${long}/Sub/B.yaml`]: good });
+    await deleteFolder(root, long);
+    expect(await fs.readdir(path.join(root, 'requests'))).toEqual([]);
+
+    // What such a delete leaves: the name cut to fit 255 bytes, ending in `…` (3 bytes).
+    const ending = `.deleting-1-${BEGAN}`;
+    const cut = `${'L'.repeat(255 - 1 - ending.length - 3)}…`;
+    await fs.mkdir(path.join(root, 'requests', `.${cut}${ending}`));
+    const [warning] = leftovers((await openWorkspace(root)).warnings);
+    expect(warning?.message).toMatch(new RegExp(` is what is left of folder requests/${cut}/, .*, or rename it back to the folder's whole name \\(cut short in requests/${cut}/\\) to keep them\\.$`));
+  });
+
   it('another process\'s removal just begun is under way while that process runs: said once it is gone', async () => {
     const root = await workspace({ 'requests/Good.yaml': good });
     const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
