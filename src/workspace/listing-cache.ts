@@ -50,7 +50,7 @@ export interface ListingCacheOptions {
 }
 
 /** Bump when what a file gives a listing changes (a message, a check) without the version changing, or the file's layout. */
-const CACHE_FORMAT = 6;
+const CACHE_FORMAT = 7;
 /** A file changed less than this before the listing started is read but not kept (racy: see above). */
 const RACY_MS = 3000;
 /** A bigger cache is neither written nor read (a workspace of about a million requests). */

@@ -286,7 +286,7 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
     // A read-only checkout still opens. The id then comes from the folder path, so this
     // computer's data for it stays the same from one open to the next.
     file.id = pathId(absolute);
-    warnings.push({ file: WORKSPACE_FILE, message: `${WORKSPACE_FILE} has no id and Ferry could not write one (${fileProblemReason(error)}); using ${file.id} until the file can be written. Add an id line, or make the folder writable.` });
+    warnings.push({ file: WORKSPACE_FILE, message: `${WORKSPACE_FILE} has no id and Ferry could not write one (${fileProblemReason(error)}); using ${file.id} until the file can be written. Add an id line, or make the folder writable.`, namesFile: true });
   }
   return { file: file as IdentifiedWorkspaceFile, written: true };
 }
@@ -380,7 +380,7 @@ async function readEntries<T extends { seq?: number }>(root: string, dir: string
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') warnings.push({ file: dir, message: `${dir}/ cannot be read (${fileProblemReason(error)}).`, code: 'unreadable' });
+    if (code !== 'ENOENT') warnings.push({ file: dir, message: `${dir}/ cannot be read (${fileProblemReason(error)}).`, code: 'unreadable', namesFile: true });
     return [];
   }
   const results = await Promise.all(

@@ -144,7 +144,7 @@ export function readSmallFile(absolute: string, relative: string): { ok: true; t
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return fail(relative, 'is a symbolic link; Ferry never follows links, so it was skipped.', 'symlink');
     const notUtf8 = code === 'ENOENT' ? notUtf8Name(relative) : undefined;
-    if (notUtf8) return { ok: false, warning: { file: relative, message: notUtf8, code: 'unreadable' } };
+    if (notUtf8) return { ok: false, warning: { file: relative, message: notUtf8, code: 'unreadable', namesFile: true } };
     if (code === 'ENOENT') return fail(relative, 'disappeared while the workspace was being read; reopen it to see the current state.', 'unreadable');
     if (code === 'EACCES' || code === 'EPERM') return fail(relative, 'cannot be read (permission denied); check the file permissions.', 'unreadable');
     return fail(relative, `cannot be read: ${(error as Error).message}`, 'unreadable');
@@ -175,7 +175,7 @@ export function readSmallFile(absolute: string, relative: string): { ok: true; t
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
 function fail(file: string, message: string, code: WarningCode): { ok: false; warning: Warning } {
-  return { ok: false, warning: { file, message: `${file} ${message}`, code } };
+  return { ok: false, warning: { file, message: `${file} ${message}`, code, namesFile: true } };
 }
 
 /**

@@ -13,6 +13,7 @@ export function warnSecretValues(fileLabel: string, keys: readonly string[], war
     warnings.push({
       file: fileLabel,
       message: `${fileLabel}: the secret variable "${key}" has a value in the file. Ferry ignores it (secret values come from this computer's secret store); remove it from the file, and from your git history if it is real.`,
+      namesFile: true,
     });
   }
 }

@@ -42,7 +42,7 @@ export function isYmlFile(name: string): boolean {
 export function ymlWarning(label: string): Warning | undefined {
   if (!isYmlFile(label)) return undefined;
   const renamed = `${path.posix.basename(label).slice(0, -4)}.yaml`;
-  return { file: label, message: `${label} is not read: Ferry reads .yaml files only. Rename it to ${renamed}.`, code: 'yml' };
+  return { file: label, message: `${label} is not read: Ferry reads .yaml files only. Rename it to ${renamed}.`, code: 'yml', namesFile: true };
 }
 
 export function stripYaml(name: string): string {
@@ -89,8 +89,8 @@ export function notAFolder(absolute: string): 'link' | { reason: string; fix: st
 export function notAFolderWarning(root: string, dir: string, words: { link: string; unread?: string }): Warning | undefined {
   const notFolder = notAFolder(path.join(root, dir));
   if (!notFolder) return undefined;
-  if (notFolder === 'link') return { file: dir, message: words.link, code: 'symlink' };
-  return { file: dir, message: `${dir}/ ${CANNOT_BE_READ} (${notFolder.reason})${words.unread ?? ''}. ${notFolder.fix}`, code: 'not-a-folder' };
+  if (notFolder === 'link') return { file: dir, message: words.link, code: 'symlink', namesFile: true };
+  return { file: dir, message: `${dir}/ ${CANNOT_BE_READ} (${notFolder.reason})${words.unread ?? ''}. ${notFolder.fix}`, code: 'not-a-folder', namesFile: true };
 }
 
 /**
@@ -133,10 +133,10 @@ function symlinkWords(label: string): string {
  * environments/, servers/ and loadtests/, whatever its name, as a link is.
  */
 export function skippedEntryWarning(entry: Dirent, label: string): Warning | undefined {
-  if (entry.isSymbolicLink()) return { file: label, message: symlinkMessage(label), code: 'symlink' };
+  if (entry.isSymbolicLink()) return { file: label, message: symlinkMessage(label), code: 'symlink', namesFile: true };
   if (entry.isFile() || entry.isDirectory()) return undefined;
   const code = specialFileCode(entry);
-  return { file: label, message: `${notRegularFile(label, SPECIAL_FILE_WORDS[code])}${SKIPPED} ${SPECIAL_FIX}`, code };
+  return { file: label, message: `${notRegularFile(label, SPECIAL_FILE_WORDS[code])}${SKIPPED} ${SPECIAL_FIX}`, code, namesFile: true };
 }
 
 const SKIPPED = ', so it was skipped.';
@@ -210,10 +210,10 @@ function listFolderOrProblem(root: string, relPath: string): Dirent[] | Warning 
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       const notUtf8 = notUtf8Name(label);
-      return notUtf8 ? { file: label, message: notUtf8, code: 'unreadable' } : undefined;
+      return notUtf8 ? { file: label, message: notUtf8, code: 'unreadable', namesFile: true } : undefined;
     }
     const fix = code === 'EACCES' || code === 'EPERM' ? " Check the folder's permissions." : code === 'ENOTDIR' ? ' Make it a folder.' : '';
-    return { file: label, message: `${label}/ ${CANNOT_BE_READ} (${fileProblemReason(error)}); its requests were not read.${fix}`, code: 'unreadable' };
+    return { file: label, message: `${label}/ ${CANNOT_BE_READ} (${fileProblemReason(error)}); its requests were not read.${fix}`, code: 'unreadable', namesFile: true };
   }
 }
 
@@ -236,7 +236,7 @@ export function folderNode<R extends RequestSummary>(root: string, relPath: stri
     if (outcome.warning) warnings.push(outcome.warning);
   } else if (folderFile) {
     const file = `${REQUESTS_DIR}/${folderFile.name}`;
-    warnings.push({ file, message: `${file} is not read: the collection root has no folder settings; put them in ferry.yaml (auth, headers, scripts).`, code: 'root-folder-file' });
+    warnings.push({ file, message: `${file} is not read: the collection root has no folder settings; put them in ferry.yaml (auth, headers, scripts).`, code: 'root-folder-file', namesFile: true });
   }
   const name = relPath === '' ? '' : settings.name ?? path.posix.basename(relPath);
   return { type: 'folder', path: relPath, name, settings, children: [] };
@@ -265,7 +265,7 @@ export function readFolder<R extends RequestSummary>(root: string, relPath: stri
     }
     if (entry.isDirectory()) {
       if (depth + 1 > MAX_TREE_DEPTH) {
-        warnings.push({ file: childLabel, message: `${childLabel} is deeper than ${MAX_TREE_DEPTH} folder levels and was not read.`, code: 'too-deep' });
+        warnings.push({ file: childLabel, message: `${childLabel} is deeper than ${MAX_TREE_DEPTH} folder levels and was not read.`, code: 'too-deep', namesFile: true });
         continue;
       }
       // A folder that cannot be listed is a broken item, as a file that cannot be read: a run that

@@ -12,6 +12,12 @@ export interface Warning {
   problems?: string[];
   /** Why the file or folder was not read, for programs (warning-code.ts); none for a problem with what a file says. */
   code?: WarningCode;
+  /**
+   * `message` is a sentence that names the file or folder itself (`requests/x.yaml is a named pipe
+   * …`), so it is printed as it is; without, it is placed after `file:line:column: `
+   * (`formatWarning`). Set where the warning is made: a message's words never decide it.
+   */
+  namesFile?: true;
 }
 
 /** `request` is the whole request, or only its summary in a workspace opened as a listing (`OpenOptions.listing`, `ferry ls`). */

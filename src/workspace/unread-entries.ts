@@ -32,6 +32,7 @@ export async function subfolderWarning(root: string, dir: string, name: string):
     file: label,
     message: `${label}/ ${NOT_READ} Ferry reads ${items} from the .yaml files directly in ${dir}/ (the file name is the id), not from its subfolders, and this one holds ${found}. Move the files up into ${dir}/, or start the folder's name with a dot if it is not meant for Ferry.`,
     code: 'subfolder',
+    namesFile: true,
   };
 }
 
@@ -90,7 +91,7 @@ export function postmanExportWarning(dir: string, name: string): Warning | undef
   if (kind === undefined) return undefined;
   const label = `${dir}/${name}`;
   const what = kind === 'collection' ? 'a Postman collection export' : kind === 'globals' ? 'a Postman globals export' : 'a Postman environment export';
-  return { file: label, message: `${label} ${NOT_READ} it is ${what}, and Ferry reads its own .yaml files only. Import it with \`ferry import ${commandArg(label)}\`, then delete the export.`, code: 'postman-export' };
+  return { file: label, message: `${label} ${NOT_READ} it is ${what}, and Ferry reads its own .yaml files only. Import it with \`ferry import ${commandArg(label)}\`, then delete the export.`, code: 'postman-export', namesFile: true };
 }
 
 /** The folders whose names Ferry reads exactly (2.1.2), lower case. */
@@ -108,7 +109,7 @@ export async function caseMisnamedFolderWarnings(root: string): Promise<Warning[
   for (const entry of entries) {
     const meant = RESOURCE_FOLDERS.find((name) => name === entry.name.toLowerCase());
     if (!meant || meant === entry.name || !entry.isDirectory()) continue;
-    warnings.push({ file: entry.name, message: `${entry.name}/ ${MISNAMED} ${meant}/ in lower case: on a file system that tells case apart (Linux, most CI) it is not read, so the workspace works on some computers only. Rename it to ${meant}/ (moving its files into ${meant}/ if that exists too).`, code: 'misnamed-folder' });
+    warnings.push({ file: entry.name, message: `${entry.name}/ ${MISNAMED} ${meant}/ in lower case: on a file system that tells case apart (Linux, most CI) it is not read, so the workspace works on some computers only. Rename it to ${meant}/ (moving its files into ${meant}/ if that exists too).`, code: 'misnamed-folder', namesFile: true });
   }
   return warnings;
 }

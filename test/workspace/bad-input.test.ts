@@ -171,7 +171,7 @@ describe('bad input: each a clear message while the rest opens', () => {
     const root = await workspace({ 'requests/Good.yaml': good, environments: 'not a folder' });
     const ws = await openWorkspace(root);
     expect(ws.tree.children).toHaveLength(1);
-    expect(ws.warnings).toEqual([{ file: 'environments', message: 'environments/ cannot be read (it is a file, not a folder). Make it a folder.', code: 'not-a-folder' }]);
+    expect(ws.warnings).toEqual([{ file: 'environments', message: 'environments/ cannot be read (it is a file, not a folder). Make it a folder.', code: 'not-a-folder', namesFile: true }]);
   });
 
   it('a secret variable with a value in the file is a warning (the value is not used)', async () => {

@@ -13,7 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_YAML_BYTES } from '../../src/workspace/files.js';
-import { MAX_TREE_DEPTH, openWorkspace, WARNING_CODES } from '../../src/workspace/index.js';
+import { formatWarning, MAX_TREE_DEPTH, openWorkspace, WARNING_CODES } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
@@ -120,8 +120,8 @@ describe('warning codes', () => {
     expect(listed.code).toBe(0);
     const json = JSON.parse(listed.stdout) as { requests: Array<Record<string, unknown>>; warnings: Array<{ file: string; message: string; code?: string }> };
     expect(codesOf(json.warnings)).toEqual(sorted(expected));
-    // The fields that were there stay as they were: the code is added.
-    for (const w of json.warnings) expect(Object.keys(w).sort()).toEqual(['code', 'file', 'message']);
+    // The fields that were there stay as they were: the code is added, and each of these messages names its file itself.
+    for (const w of json.warnings) expect(Object.keys(w).sort()).toEqual(w.code === 'unknown-fields' ? ['code', 'file', 'message'] : ['code', 'file', 'message', 'namesFile']);
     const broken = json.requests.filter((r) => r.broken === true);
     expect(broken).toEqual([
       { path: 'Bad\ufffd.yaml', broken: true, warning: expect.stringContaining('not valid UTF-8'), code: 'unreadable' },
@@ -131,6 +131,22 @@ describe('warning codes', () => {
     expect(json.requests.find((r) => r.path === 'Good.yaml')).toEqual({ path: 'Good.yaml', name: 'Good', kind: 'http', method: 'GET' });
     const problems = await ferry(['-w', root, 'ls', '--problems', '--json']);
     expect(codesOf(JSON.parse(problems.stdout) as Array<{ file: string; code?: string }>)).toEqual(sorted(expected));
+  });
+
+  it('a warning is printed by where it is made (namesFile), never by its words: each message that names its file says so', async () => {
+    const { root } = await workspaceOfEveryKind();
+    await write(root, 'requests/Broken.yaml', 'name: [unclosed\n');
+    const ws = await openWorkspace(root);
+    for (const w of ws.warnings) {
+      if (w.namesFile) expect(formatWarning(w)).toBe(w.message);
+      else expect(formatWarning(w)).toBe(`${w.file}${w.line ? `:${w.line}:${w.column ?? 1}` : ''}: ${w.message}`);
+    }
+    // Every warning about what is on disk names its file; fields the format does not have and a file's YAML are placed after it.
+    expect(ws.warnings.filter((w) => w.namesFile).map((w) => w.code)).not.toContain(undefined);
+    expect(ws.warnings.filter((w) => !w.namesFile).map((w) => [w.file, w.code])).toEqual([['ferry.yaml', 'unknown-fields'], ['requests/Broken.yaml', undefined]]);
+    // A message that happens to start with its file's path is still placed: the words decide nothing.
+    const broken = ws.warnings.find((w) => w.file === 'requests/Broken.yaml')!;
+    expect(formatWarning({ ...broken, message: `requests/Broken.yaml ${broken.message}` })).toBe(`requests/Broken.yaml:${broken.line}:${broken.column}: requests/Broken.yaml ${broken.message}`);
   });
 
   it('a warning about what a file says has no code; ferry ls --strict gives unknown fields theirs', async () => {
