@@ -14,7 +14,7 @@ import { requestKind } from '../protocols/index.js';
 import { jsonReport, selectRequests, type JsonReport, type Reporter, type RunEvent } from '../runner/index.js';
 import { readFileNoFollow } from '../support/read-no-follow.js';
 import { resolveEnvironment } from '../variables/index.js';
-import { baseFileName, checkNoSymlinks, findFolder, formatWarning, REQUESTS_DIR, type FolderNode, type Workspace } from '../workspace/index.js';
+import { baseFileName, checkNoSymlinks, findFolder, formatWarning, REQUESTS_DIR, type FolderNode, type WarningCode, type Workspace } from '../workspace/index.js';
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
 import { addPreparedCredentials } from './mask.js';
@@ -52,6 +52,8 @@ interface Listed {
   tag?: string;
   folder: string;
   broken?: string;
+  /** Why a broken file was not read, where its warning says (`ferry ls --json`'s codes). */
+  code?: WarningCode;
 }
 
 function listTree(folder: FolderNode, out: Listed[], folders: Array<{ path: string; name: string }>): void {
@@ -62,7 +64,7 @@ function listTree(folder: FolderNode, out: Listed[], folders: Array<{ path: stri
     } else if (child.type === 'request') {
       const r = child.request;
       out.push({ path: child.path, name: r.name, kind: r.kind, method: r.method.toUpperCase(), tag: requestKind(r.kind).tag(r.method.toUpperCase()), folder: folder.path });
-    } else out.push({ path: child.path, folder: folder.path, broken: formatWarning(child.warning) });
+    } else out.push({ path: child.path, folder: folder.path, broken: formatWarning(child.warning), ...(child.warning.code ? { code: child.warning.code } : {}) });
   }
 }
 
@@ -122,7 +124,8 @@ export function registerRequestTools(server: McpServer, state: AgentState): void
           requests: kept.slice(0, LIMITS.listedRequests),
           ...(kept.length > LIMITS.listedRequests ? { note: `${kept.length} requests match; the first ${LIMITS.listedRequests} are listed. Narrow with filter, kind or folder.` } : {}),
           folders: folders.filter((f) => !under || f.path.toLowerCase() === under || f.path.toLowerCase().startsWith(`${under}/`)),
-          ...(ws.warnings.length ? { warnings: ws.warnings.map(formatWarning) } : {}),
+          // As `ferry ls --json` gives them: a program reads `code`, never the words.
+          ...(ws.warnings.length ? { warnings: ws.warnings } : {}),
         };
       }),
   );

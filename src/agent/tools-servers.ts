@@ -6,7 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { hasServer, plainRecord, startWorkspaceServers, unknownServerMessage, type WorkspaceServers } from '../servers/index.js';
-import { formatWarning, SERVERS_DIR } from '../workspace/index.js';
+import { SERVERS_DIR } from '../workspace/index.js';
 import { answer } from './answer.js';
 import { AgentError } from './errors.js';
 import { cutText, LIMITS } from './limits.js';
@@ -38,7 +38,7 @@ export function registerServerTools(server: McpServer, state: AgentState): void 
           const running = state.servers.get(s.id)?.servers.find((r) => r.id === s.id);
           return { id: s.id, name: s.value.name, kind: s.value.kind, port: s.value.port, autoStart: s.value.autoStart === true, running: running !== undefined, ...(running ? { url: running.clientUrl } : {}) };
         }),
-        ...(ws.warnings.some((w) => w.file.startsWith(`${SERVERS_DIR}/`)) ? { warnings: ws.warnings.filter((w) => w.file.startsWith(`${SERVERS_DIR}/`)).map(formatWarning) } : {}),
+        ...(ws.warnings.some((w) => w.file.startsWith(`${SERVERS_DIR}/`)) ? { warnings: ws.warnings.filter((w) => w.file.startsWith(`${SERVERS_DIR}/`)) } : {}),
       })),
   );
 

@@ -14,6 +14,9 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_YAML_BYTES } from '../../src/workspace/files.js';
+import { ferry } from '../support/cli.js';
+import { isolatedDataDir } from '../support/temp.js';
 
 const repo = path.join(import.meta.dirname, '..', '..');
 const bin = path.join(repo, 'bin', 'ferry.js');
@@ -38,6 +41,8 @@ beforeAll(async () => {
   execFileSync('mkfifo', [path.join(root, 'requests', 'Pipe.yaml')]);
   execFileSync('mkfifo', [path.join(root, 'requests', 'Sub', '_folder.yaml')]);
   execFileSync('mkfifo', [path.join(root, 'specs', 'api.json')]);
+  await fs.mkdir(path.join(root, 'servers'));
+  execFileSync('mkfifo', [path.join(root, 'servers', 'pipe.yaml')]);
   await fs.symlink(path.join(outside, 'secret.txt'), path.join(root, 'requests', 'Linked.yaml'));
   await fs.symlink(outside, path.join(root, 'requests', 'Elsewhere'));
   socket = net.createServer();
@@ -99,4 +104,43 @@ describe('ferry mcp: workspace files that are no regular file', () => {
     }
     expect((await fs.readdir(path.join(root, 'requests'))).sort()).toEqual(['Elsewhere', 'Good.yaml', 'Linked.yaml', 'Pipe.yaml', 'Sub', 'api.sock']);
   });
+});
+
+/** A tool's JSON answer (a tool error fails the test with its text). */
+async function toolJson(name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 10_000 });
+  const text = (result.content as Array<{ text: string }>).map((c) => c.text).join('\n');
+  expect(result.isError, text).toBeFalsy();
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+describe('ferry mcp: file problems carry their warning codes', () => {
+  it('list_requests and list_servers give the warnings as ferry ls --json does, and a file that did not read its code', async () => {
+    // Over the limit without writing 50 MB (a sparse file): listed as a request that did not read.
+    const big = path.join(root, 'requests', 'Big.yaml');
+    await fs.writeFile(big, '');
+    await fs.truncate(big, MAX_YAML_BYTES + 1);
+    try {
+      await isolatedDataDir();
+      const listed = await ferry(['-w', root, 'ls', '--json']);
+      expect(listed.code, listed.stderr).toBe(0);
+      const cli = (JSON.parse(listed.stdout) as { warnings: Array<{ file: string; code?: string }> }).warnings;
+      const requests = await toolJson('list_requests');
+      // One shape on the wire: the same objects as ferry ls --json, in the same order.
+      expect(requests.warnings).toEqual(cli);
+      expect((requests.warnings as typeof cli).map((w) => [w.file, w.code])).toEqual(expect.arrayContaining([
+        ['requests/Pipe.yaml', 'fifo'], ['requests/Sub/_folder.yaml', 'fifo'], ['requests/api.sock', 'socket'],
+        ['requests/Linked.yaml', 'symlink'], ['requests/Elsewhere', 'symlink'], ['requests/Big.yaml', 'too-large'],
+      ]));
+      expect((requests.requests as Array<{ path: string }>).find((r) => r.path === 'Big.yaml')).toEqual({
+        path: 'Big.yaml', folder: '', broken: expect.stringContaining('YAML files over 50 MB are not read'), code: 'too-large',
+      });
+      // list_servers: the warnings of servers/ only, in the same shape.
+      const servers = await toolJson('list_servers');
+      expect(servers.warnings).toEqual(cli.filter((w) => w.file.startsWith('servers/')));
+      expect(servers.warnings).toEqual([expect.objectContaining({ file: 'servers/pipe.yaml', code: 'fifo', namesFile: true })]);
+    } finally {
+      await fs.rm(big);
+    }
+  }, 60_000);
 });

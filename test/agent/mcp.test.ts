@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WorkspaceData } from '../../src/appdata/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
+import { formatWarning, openWorkspace, type Warning } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
 import { startGrpcPeer } from '../protocols/grpc-peer.js';
 
@@ -642,7 +642,10 @@ describe('ferry mcp', () => {
       await fs.writeFile(file, 'name: [unclosed\n');
       const listed = await call('list_requests');
       expect(listed.isError).toBe(false);
-      expect(listed.text).toMatch(/ferry\.yaml:\d+:\d+: YAML syntax error.*The workspace opens without this file's variables/);
+      // As ferry ls --json gives it: its place and words, printed as the terminal prints them.
+      const problem = (listed.json.warnings as Warning[]).find((w) => w.file === 'ferry.yaml')!;
+      expect(problem).toEqual({ file: 'ferry.yaml', line: expect.any(Number), column: expect.any(Number), message: expect.stringMatching(/^YAML syntax error.*The workspace opens without this file's variables/) });
+      expect(formatWarning(problem)).toMatch(/^ferry\.yaml:\d+:\d+: YAML syntax error.*The workspace opens without this file's variables/);
     } finally {
       await fs.writeFile(file, good);
     }

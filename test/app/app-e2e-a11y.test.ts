@@ -413,6 +413,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
     const name = await row.evaluate((e) => e.textContent);
     // The tooltip's words are in the row's own text (its accessible name), after its path.
     expect(name).toContain(title);
+    // The list of file warnings prints the warning the API sends in the terminal's words (formatWarning, as ferry ls --problems).
+    await expect.poll(() => page.locator('details.warnings li').allTextContents()).toContainEqual(expect.stringMatching(/^requests\/Bad\.yaml:\d+:\d+: YAML syntax error/));
   });
 
   it('run results and history say passed, failed and kept in words, not by a glyph or colour alone', async () => {

@@ -11,7 +11,8 @@ import { ferry } from '../support/cli.js';
 import { startHttp1, type Peer } from '../support/servers/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { startAppServer } from '../../src/app/server/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
+import { formatWarning, openWorkspace } from '../../src/workspace/index.js';
+import type { WorkspaceInfo } from '../../src/app/shared/api.js';
 import { tempDir } from '../support/temp.js';
 import { ApiClient } from '../app/api-client.js';
 
@@ -76,8 +77,10 @@ describe('a subfolder of environments/ in the commands', () => {
     try {
       const client = new ApiClient(app.port);
       await client.login(app.token);
-      const info = (await client.call('GET', '/api/workspace')).body as { warnings: string[]; environments: { id: string }[] };
-      expect(info.warnings).toContain(warning);
+      const info = (await client.call('GET', '/api/workspace')).body as WorkspaceInfo;
+      // Printed by the page in the terminal's words; its code says what it is.
+      expect(info.warnings.map(formatWarning)).toContain(warning);
+      expect(info.warnings.find((w) => formatWarning(w) === warning)?.code).toBe('subfolder');
       expect(info.environments.map((e) => e.id)).toEqual(['local']);
       // The servers panel lists the subfolder with its warning, as it lists a file that does not read.
       const servers = (await client.call('GET', '/api/servers')).body as { id: string; error?: string }[];

@@ -11,6 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAppServer } from '../../src/app/server/index.js';
+import type { WorkspaceInfo } from '../../src/app/shared/api.js';
 import { formatWarning, openWorkspace } from '../../src/workspace/index.js';
 import { ApiClient, until } from '../app/api-client.js';
 import { ferry, ferryProcess } from '../support/cli.js';
@@ -283,7 +284,9 @@ describe('named pipes, sockets and devices in the workspace', () => {
 
     const info = await client.call('GET', '/api/workspace');
     expect(info.status).toBe(200);
-    expect((info.body as { warnings: string[] }).warnings).toEqual(EXPECTED);
+    // As ferry ls --json gives them (codes included), and printed by the page in the terminal's words.
+    expect((info.body as WorkspaceInfo).warnings.map(formatWarning)).toEqual(EXPECTED);
+    expect((info.body as WorkspaceInfo).warnings.every((w) => w.code !== undefined)).toBe(true);
     const servers = (await client.call('GET', '/api/servers')).body as Array<{ id: string; error?: string }>;
     expect(servers.map((s) => [s.id, s.error])).toEqual([['real', undefined], ['mock', skipped('servers/mock.yaml')]]);
     const { loadTests } = (await client.call('GET', '/api/loadtests')).body as { loadTests: Array<{ id: string; error?: string }> };
@@ -296,7 +299,7 @@ describe('named pipes, sockets and devices in the workspace', () => {
     mkfifo(path.join(root, 'requests', 'Later.yaml'));
     const later = skipped('requests/Later.yaml');
     const warnings = await until('the new pipe in the workspace warnings', async () => {
-      const listed = ((await client.call('GET', '/api/workspace')).body as { warnings: string[] }).warnings;
+      const listed = ((await client.call('GET', '/api/workspace')).body as WorkspaceInfo).warnings.map(formatWarning);
       return listed.includes(later) && listed;
     });
     expect(warnings.filter((w) => w === later)).toHaveLength(1);

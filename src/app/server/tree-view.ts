@@ -5,7 +5,7 @@ import type { CompactFolder, CompactItem, CompactWorkspaceInfo, TreeItem, Worksp
 
 function item(node: TreeNode): TreeItem {
   if (node.type === 'folder') return { type: 'folder', path: node.path, name: node.name, children: node.children.map(item), ...(node.settings.openapi ? { openapi: true } : {}) };
-  if (node.type === 'broken') return { type: 'broken', path: node.path, message: formatWarning(node.warning) };
+  if (node.type === 'broken') return { type: 'broken', path: node.path, message: formatWarning(node.warning), ...(node.warning.code ? { code: node.warning.code } : {}) };
   const { request } = node;
   return {
     type: 'request',
@@ -25,7 +25,7 @@ function fileName(path: string): string {
 /** One item in the compact form (shared/api.ts `CompactItem`): what the page cannot derive, nothing more. */
 function compact(node: TreeNode): CompactItem {
   if (node.type === 'folder') return { f: fileName(node.path), n: node.name, c: node.children.map(compact), ...(node.settings.openapi ? { o: 1 as const } : {}) };
-  if (node.type === 'broken') return { f: fileName(node.path), e: formatWarning(node.warning) };
+  if (node.type === 'broken') return { f: fileName(node.path), e: formatWarning(node.warning), ...(node.warning.code ? { w: node.warning.code } : {}) };
   const { request } = node;
   const method = request.method.toUpperCase();
   const tag = requestKind(request.kind).tag(method);
@@ -57,7 +57,7 @@ function common(ws: Workspace, activeEnvironment: string | undefined, changes: n
     root: ws.root,
     environments: ws.environments.map((e) => ({ id: e.id, name: e.value.name || e.id })),
     activeEnvironment: activeEnvironment && ws.environments.some((e) => e.id === activeEnvironment) ? activeEnvironment : null,
-    warnings: ws.warnings.map(formatWarning),
+    warnings: ws.warnings,
   };
 }
 

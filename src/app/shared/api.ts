@@ -9,6 +9,7 @@ import type { OpenConnection } from '../../session/index.js';
 import type { RequestResult, RunEvent, RunSummary } from '../../runner/index.js';
 import type { ClientInfo, SendForm, TrafficRecord } from '../../servers/index.js';
 import type { RequestChange, RequestRef, UpdatePlan } from '../../importers/openapi/update/index.js';
+import type { Warning } from '../../workspace/types.js';
 import type { LoadEvent } from './load-api.js';
 
 export type { CatalogEntry, ClientInfo, ComposerField, ComposerSpec, ConnectionEnd, CookieInfo, KindCatalog, OpenConnection, OutgoingMessage, RequestChange, RequestFile, RequestRef, RequestResult, RunEvent, RunSummary, SendForm, ServerFile, StreamMessage };
@@ -54,7 +55,8 @@ export type TreeItem =
   /** `openapi`: imported from an OpenAPI document, so it can be updated from a new version (4.5). */
   | { type: 'folder'; path: string; name: string; children: TreeItem[]; openapi?: boolean }
   | { type: 'request'; path: string; name: string; kind: string; method: string; tag: string; removed: boolean }
-  | { type: 'broken'; path: string; message: string };
+  /** `code`: why the file was not read, where it says one (its warning's, as `ferry ls --json` gives it). */
+  | { type: 'broken'; path: string; message: string; code?: Warning['code'] };
 
 /**
  * The tree as `GET /api/workspace?tree=compact` sends it: each item's own file name (`f`) instead
@@ -66,7 +68,8 @@ export interface CompactFolder { f: string; n: string; c: CompactItem[]; o?: 1 }
 export type CompactItem =
   | CompactFolder
   | { f: string; n: string; m: string; k?: string; t?: string; x?: 1 }
-  | { f: string; e: string };
+  /** A file that did not read: its message (`e`) and its warning's code (`w`). */
+  | { f: string; e: string; w?: NonNullable<Warning['code']> };
 
 export interface EnvironmentInfo {
   id: string;
@@ -79,7 +82,8 @@ export interface WorkspaceInfo {
   tree: TreeItem & { type: 'folder' };
   environments: EnvironmentInfo[];
   activeEnvironment: string | null;
-  warnings: string[];
+  /** The file problems as `ferry ls --json` gives them (`formatWarning` prints one as the terminal does). */
+  warnings: Warning[];
   /** How many `changed` events the live channel had sent when this was read (see the `joined` event). */
   changes: number;
 }

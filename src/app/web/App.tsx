@@ -44,6 +44,7 @@ import { WorkSplit } from './WorkSplit.js';
 import { useLatest } from './latest.js';
 import { UpdateSpecDialog } from './UpdateSpecDialog.js';
 import { shownName } from '../../support/shown-name.js';
+import { formatWarning } from '../../workspace/warning-text.js';
 import { noticesAfter } from './notices.js';
 
 /** What the sidebar leaves to the editor and response at least: a narrow window narrows the widest sidebar. */
@@ -426,7 +427,7 @@ export function App() {
         </div>
       ))}
       <AutoStartNotice />
-      {info.warnings.length > 0 && <details className="warnings"><summary>{info.warnings.length} file warning(s)</summary><ul>{info.warnings.map((w, i) => <li key={i}>{w}</li>)}</ul></details>}
+      {info.warnings.length > 0 && <details className="warnings"><summary>{info.warnings.length} file warning(s)</summary><ul>{info.warnings.map((w, i) => <li key={i}>{formatWarning(w)}</li>)}</ul></details>}
       <div className="main">
         <Sidebar tree={info.tree} selected={selected} actions={actions} id="sidebar" width={Math.min(sidebarWidth, widest)} />
         <Splitter

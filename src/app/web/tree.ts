@@ -10,7 +10,7 @@ export function parentOf(path: string): string {
 function expand(item: CompactItem, parent: string): TreeItem {
   const path = parent ? `${parent}/${item.f}` : item.f;
   if ('c' in item) return { type: 'folder', path, name: item.n, children: item.c.map((child) => expand(child, path)), ...(item.o === 1 ? { openapi: true } : {}) };
-  if ('e' in item) return { type: 'broken', path, message: item.e };
+  if ('e' in item) return { type: 'broken', path, message: item.e, ...(item.w ? { code: item.w } : {}) };
   return { type: 'request', path, name: item.n, kind: item.k ?? 'http', method: item.m, tag: item.t ?? item.m, removed: item.x === 1 };
 }
 
