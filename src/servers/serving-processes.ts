@@ -6,9 +6,10 @@
  * of "another program"; a server this process started before is named too (the app and `ferry
  * mcp` start each server on its own). A file left by a process that was killed is known by its
  * process being gone, or (where /proc tells) by another process having its PID since, and removed
- * then. Only a face that names itself (`servingAs`) records.
+ * then; where the system does not tell, a holder known by its PID alone is named as one that may
+ * be Ferry. Only a face that names itself (`servingAs`) records.
  */
-import { readFileSync, rmSync, promises as fs } from 'node:fs';
+import { readFileSync, rmSync, promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../appdata/paths.js';
 import type { ServerKind } from '../model/index.js';
@@ -29,7 +30,13 @@ export interface ServingRecord {
 
 export interface ServingHolder {
   pid: number;
-  command: ServingCommand;
+  /** As its record says; absent for a command this Ferry does not know (a newer Ferry's, a hand edit). */
+  command?: ServingCommand;
+  /**
+   * Only its PID says that the process running now wrote the record (the system does not tell when
+   * it started: macOS, Windows): it may be another program given that PID since.
+   */
+  byPidOnly?: true;
   workspace: string;
   file: string;
   /** The server's kind, where the record says one this Ferry knows. */
@@ -116,21 +123,25 @@ export async function servingOn(port: number, kind?: ServerKind): Promise<Servin
     const match = /^(\d+)\.json$/.exec(name);
     if (!match || Number(match[1]) === process.pid) continue;
     let record: Partial<ServingRecord> & { pid: number };
+    let written: Stats;
     try {
+      written = await fs.stat(path.join(folder(), name));
       record = JSON.parse(await fs.readFile(path.join(folder(), name), 'utf8')) as typeof record;
     } catch {
       continue;
     }
-    if (!isRecorded(record)) {
+    const writer = recordWriter(record, written.mtimeMs);
+    if (writer === 'gone') {
       await fs.rm(path.join(folder(), name), { force: true });
       continue;
     }
     const server = Array.isArray(record.servers) ? record.servers.find((s) => s.port === port && (kind === undefined || !knownKind(s.kind) || portsClash(kind, s.kind))) : undefined;
-    // A command this Ferry does not know (a hand-edited file) reads as the one that always recorded.
+    // A record without a command is from a Ferry in which only ferry serve recorded; one this Ferry does not know is named as a Ferry process.
     if (server) {
       return {
         pid: record.pid,
-        command: record.command !== undefined && record.command in STOP ? record.command : 'ferry serve',
+        ...(record.command === undefined ? { command: 'ferry serve' as const } : Object.hasOwn(STOP, record.command) ? { command: record.command } : {}),
+        ...(writer === 'pid' ? { byPidOnly: true as const } : {}),
         workspace: server.workspace,
         file: server.file,
         ...(knownKind(server.kind) ? { kind: server.kind } : {}),
@@ -152,27 +163,53 @@ function knownKind(kind: unknown): kind is ServerKind {
  */
 export function startToken(pid: number): string | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // The command name (field 2) is in parentheses and may hold spaces and ')': the fields after the last ')' start at 3.
-    const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
-    if (ticks === undefined || !/^\d+$/.test(ticks)) return undefined;
-    return `${readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim()}:${ticks}`;
+    const ticks = startTicks(pid);
+    return ticks === undefined ? undefined : `${readFileSync('/proc/sys/kernel/random/boot_id', 'latin1').trim()}:${ticks}`;
   } catch {
     return undefined;
   }
 }
 
+/** Field 22 of /proc/PID/stat: when process `pid` started, in clock ticks since boot (throws where there is no such file). */
+function startTicks(pid: number): string | undefined {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  // The command name (field 2) is in parentheses and may hold spaces and ')': the fields after the last ')' start at 3.
+  const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
+  return ticks !== undefined && /^\d+$/.test(ticks) ? ticks : undefined;
+}
+
 /**
- * Whether the process a record names is the one that wrote it: by its start time where the record
- * has one and /proc tells (a killed process's PID reused by another program is not Ferry), else by
- * its PID running, as on systems without /proc.
+ * Whether the process a record names is the one that wrote it (`writer`), or gone (a killed
+ * process's PID reused by another program is not Ferry): by its start time where /proc tells, the
+ * one the record keeps or, in a record without one (an older Ferry's), the record's last write
+ * (`writtenMs`), which a process that started after it cannot have made; else (`pid`) by its PID
+ * running alone, as on systems without /proc.
  */
-function isRecorded(record: { pid: number; started?: unknown }): boolean {
+function recordWriter(record: { pid: number; started?: unknown }, writtenMs: number): 'writer' | 'gone' | 'pid' {
   if (typeof record.started === 'string') {
     const now = startToken(record.pid);
-    if (now !== undefined) return now === record.started;
+    if (now !== undefined) return now === record.started ? 'writer' : 'gone';
   }
-  return alive(record.pid);
+  if (!alive(record.pid)) return 'gone';
+  const startedMs = startTimeMs(record.pid);
+  if (startedMs === undefined) return 'pid';
+  return startedMs > writtenMs ? 'gone' : 'writer';
+}
+
+/**
+ * When process `pid` started, in ms since the epoch, on or before the true time (Linux: the boot
+ * time of /proc/stat, whole seconds cut down, plus field 22 of /proc/PID/stat in clock ticks, 100
+ * a second on Linux); undefined where /proc does not say.
+ */
+function startTimeMs(pid: number): number | undefined {
+  try {
+    const boot = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))?.[1];
+    const ticks = startTicks(pid);
+    if (boot === undefined || ticks === undefined) return undefined;
+    return Number(boot) * 1000 + Number(ticks) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether process `pid` runs (signal 0 only asks; EPERM: it runs, as another user). */
@@ -193,11 +230,21 @@ const STOP: Record<ServingCommand, (pid: number) => string> = {
   'ferry mcp': (pid) => `Ask the agent that runs it to stop the server (its stop_server tool), or end that agent's session (kill ${pid})`,
 };
 
-/** The port refusal of `file` when another Ferry process holds it: which command and process, and the ways out. */
+/** How a holder whose command this Ferry does not know is stopped. */
+const STOP_OTHER = (pid: number) => `Stop it where it runs (Ctrl-C), or kill ${pid}`;
+
+/**
+ * The port refusal of `file` when another Ferry process holds it: which command and process, and
+ * the ways out; "maybe" when only its PID says it is that Ferry (`byPidOnly`).
+ */
 export function takenByFerry(file: string, port: number, holder: ServingHolder, workspace: string): string {
   const where = path.resolve(holder.workspace) === path.resolve(workspace) ? 'this workspace' : `the workspace ${holder.workspace}`;
-  const who = holder.command === 'ferry serve' ? 'another ferry serve' : holder.command;
-  return `${file}: port ${port} is already in use by ${who} (process ${holder.pid}, serving ${holder.file} of ${where}). ${STOP[holder.command](holder.pid)}, or set another port in ${file} (0 = any free port).`;
+  const who = holder.command === undefined ? 'another Ferry process' : holder.command === 'ferry serve' ? 'another ferry serve' : holder.command;
+  const stop = (holder.command === undefined ? STOP_OTHER : STOP[holder.command])(holder.pid);
+  if (holder.byPidOnly) {
+    return `${file}: port ${port} is already in use, maybe by ${who} (process ${holder.pid}, serving ${holder.file} of ${where}, as its record in Ferry's data folder says; this system does not tell whether process ${holder.pid} is still that Ferry, so check before you stop it). ${stop}, or set another port in ${file} (0 = any free port).`;
+  }
+  return `${file}: port ${port} is already in use by ${who} (process ${holder.pid}, serving ${holder.file} of ${where}). ${stop}, or set another port in ${file} (0 = any free port).`;
 }
 
 /** Where a server this process runs is, and the way to free its port for `file`, as each command words them. */
