@@ -84,7 +84,7 @@ describe('a subfolder of environments/ in the commands', () => {
       expect(info.environments.map((e) => e.id)).toEqual(['local']);
       // The servers panel lists the subfolder with its warning, as it lists a file that does not read.
       const servers = (await client.call('GET', '/api/servers')).body as { id: string; error?: string }[];
-      expect(servers).toEqual([expect.objectContaining({ id: 'mocks', error: expect.stringMatching(/^servers\/mocks\/ is not read: .*Move the files up into servers\//) })]);
+      expect(servers).toEqual([expect.objectContaining({ id: 'mocks', error: expect.stringMatching(/^servers\/mocks\/ is not read: .*Move the files up into servers\//), errorCode: 'subfolder' })]);
     } finally {
       await app.close();
     }

@@ -287,10 +287,10 @@ describe('named pipes, sockets and devices in the workspace', () => {
     // As ferry ls --json gives them (codes included), and printed by the page in the terminal's words.
     expect((info.body as WorkspaceInfo).warnings.map(formatWarning)).toEqual(EXPECTED);
     expect((info.body as WorkspaceInfo).warnings.every((w) => w.code !== undefined)).toBe(true);
-    const servers = (await client.call('GET', '/api/servers')).body as Array<{ id: string; error?: string }>;
-    expect(servers.map((s) => [s.id, s.error])).toEqual([['real', undefined], ['mock', skipped('servers/mock.yaml')]]);
-    const { loadTests } = (await client.call('GET', '/api/loadtests')).body as { loadTests: Array<{ id: string; error?: string }> };
-    expect(loadTests.map((l) => [l.id, l.error])).toEqual([['smoke', undefined], ['users.csv', skipped('loadtests/users.csv')]]);
+    const servers = (await client.call('GET', '/api/servers')).body as Array<{ id: string; error?: string; errorCode?: string }>;
+    expect(servers.map((s) => [s.id, s.error, s.errorCode])).toEqual([['real', undefined, undefined], ['mock', skipped('servers/mock.yaml'), 'fifo']]);
+    const { loadTests } = (await client.call('GET', '/api/loadtests')).body as { loadTests: Array<{ id: string; error?: string; errorCode?: string }> };
+    expect(loadTests.map((l) => [l.id, l.error, l.errorCode])).toEqual([['smoke', undefined, undefined], ['users.csv', skipped('loadtests/users.csv'), 'fifo']]);
     // A new server's port is chosen past those of the files that do not read: the pipe is not opened.
     const created = await client.call('POST', '/api/server', { name: 'New', kind: 'http' });
     expect(created.status, created.text).toBe(200);

@@ -168,7 +168,7 @@ export function loadRoutes(state: WorkspaceState, runs: AppLoadRuns): Routes {
       const loadTests: LoadTestItem[] = ws.loadtests.map((e) => ({ id: e.id, name: e.value.name, model: e.value.model, targets: e.value.targets.length }));
       // Files that do not parse are listed with their error, as in the sidebar.
       for (const [id, warning] of unreadEntryFiles(ws, 'loadtest', true)) {
-        loadTests.push({ id, name: id, model: 'virtualUsers', targets: 0, error: formatWarning(warning) });
+        loadTests.push({ id, name: id, model: 'virtualUsers', targets: 0, error: formatWarning(warning), ...(warning.code ? { errorCode: warning.code } : {}) });
       }
       const requests = [...walkRequests(ws.tree)].filter((r) => requestKind(r.node.request.kind).kind === 'http').map((r) => r.node.path);
       const list: LoadTestList = { loadTests, requests, running: runs.current() };

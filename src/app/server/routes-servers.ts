@@ -182,7 +182,7 @@ export class AppServers {
     // Server files that do not parse are listed with their error, as in the sidebar, and so are a
     // subfolder or a Postman export put in servers/ (what they are and what to do).
     for (const [id, warning] of unreadEntryFiles(ws, 'server', true)) {
-      if (!rows.some((r) => r.id === id)) rows.push({ id, name: id, kind: '', port: 0, host: '', running: false, error: formatWarning(warning) });
+      if (!rows.some((r) => r.id === id)) rows.push({ id, name: id, kind: '', port: 0, host: '', running: false, error: formatWarning(warning), ...(warning.code ? { errorCode: warning.code } : {}) });
     }
     return rows;
   }

@@ -337,6 +337,8 @@ export interface ServerView {
   connections?: number;
   /** The file does not parse: why. */
   error?: string;
+  /** Why the file was not read, where its warning says (`ferry ls --json`'s code: a pipe, a subfolder…). */
+  errorCode?: Warning['code'];
   /** `autoStart: true` in the file. */
   autoStart?: boolean;
   /** Set when autoStart did not start it (a configuration this computer has not started or saved before, 2.11): why. */

@@ -5,6 +5,7 @@
  */
 import type { LivePoint, LoadHistoryEntry, LoadResult, SeriesPoint, TargetResult } from '../../load/index.js';
 import type { LoadTestFile } from '../../model/index.js';
+import type { Warning } from '../../workspace/types.js';
 
 export type { LivePoint, LoadHistoryEntry, LoadTestFile };
 
@@ -16,6 +17,8 @@ export interface LoadTestItem {
   targets: number;
   /** The file does not parse or is not valid: why (the sidebar's warning). */
   error?: string;
+  /** Why the file was not read, where its warning says (`ferry ls --json`'s code: a pipe, a subfolder…). */
+  errorCode?: Warning['code'];
 }
 
 /** The list, the HTTP requests a target may name, and the run in progress. */
