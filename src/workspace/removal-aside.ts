@@ -85,6 +85,7 @@ export function leftoverWarning(dir: string, label: string, name: string, isFold
     file,
     message: `${file} is what is left of folder ${was}, which Ferry began deleting${at} and did not finish (it was stopped part-way, or the rest could not be put back); the requests in it are not read. Delete it to finish the removal, or ${back} to keep them.`,
     code: 'unfinished-delete',
+    namesFile: true,
   };
 }
 
