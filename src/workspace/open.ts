@@ -6,7 +6,8 @@ import { makeDirs } from '../support/make-dirs.js';
 import { describeSystemError, fileProblemReason } from '../support/system-error.js';
 import { FORMAT_VERSION, newerFormatProblem, WORKSPACE_FILE } from '../model/constants.js';
 import type { EnvironmentFile, EnvironmentSummary, RequestFile, RequestSummary, ResourceKind, WorkspaceFile, WorkspaceSummary } from '../model/index.js';
-import { readTextFile, writeFileAtomic } from './files.js';
+import { MAX_YAML_BYTES, readTextFile, writeFileAtomic } from './files.js';
+import { sizeOverLimit } from '../support/human-units.js';
 import { checkNewDisplayName } from './names.js';
 import type { ReadOutcomeOf } from './read-resource.js';
 import { secretValueKeys, warnSecretValues } from './secret-values.js';
@@ -245,6 +246,11 @@ async function readWorkspaceFile(absolute: string, filePath: string, warnings: W
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       if (hasYmlWorkspaceFile(absolute)) throw new WorkspaceError(ymlWorkspaceFileMessage(absolute));
       throw new WorkspaceError(`${absolute} is not a Ferry workspace: it has no ${WORKSPACE_FILE}. Create one with \`ferry init\`.`);
+    }
+    // Over 50 MB (spec 2.1.8): said as every file's size is, with what to do (it is readable).
+    const size = (await fs.lstat(filePath).catch(() => undefined))?.size;
+    if (size !== undefined && size > MAX_YAML_BYTES) {
+      throw new WorkspaceError(`${filePath} is ${sizeOverLimit(size, MAX_YAML_BYTES)}; YAML files over 50 MB are not read, and the workspace cannot open without it. Make it smaller (keep large values in files beside it), then open the workspace again.`);
     }
     throw new WorkspaceError(`${filePath} cannot be read (${fileProblemReason(error)}); the workspace cannot open without it. It must be a file you may read.`);
   }

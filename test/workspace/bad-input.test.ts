@@ -77,6 +77,20 @@ describe('bad input: each a clear message while the rest opens', () => {
     expect(ws.tree.children.map((c) => c.type === 'request' && c.request.name)).toEqual(['Exactly']);
   });
 
+  it('ferry.yaml of exactly 50 MB opens; one byte more is refused saying its size and what to do (it said "cannot be read (… over the 50 MB limit; it was not read.)" and "It must be a file you may read")', async () => {
+    const root = await tempDir();
+    const head = 'version: 1\nid: big-one\nname: Big\n# ';
+    const text = `${head}${'x'.repeat(50 * 1024 * 1024 - head.length - 1)}\n`;
+    await fs.writeFile(path.join(root, 'ferry.yaml'), text);
+    const data = await tempDir();
+    const opened = ferryProcess(['-w', root, 'ls'], { FERRY_DATA_DIR: data }, 20_000);
+    expect(await opened.done, opened.output.stderr).toBe(0);
+    await fs.appendFile(path.join(root, 'ferry.yaml'), '\n');
+    const refused = ferryProcess(['-w', root, 'ls'], { FERRY_DATA_DIR: data }, 20_000);
+    expect(await refused.done).toBe(2);
+    expect(refused.output.stderr).toBe(`ferry: ${path.join(root, 'ferry.yaml')} is 52,428,801 bytes; YAML files over 50 MB are not read, and the workspace cannot open without it. Make it smaller (keep large values in files beside it), then open the workspace again.\n`);
+  }, 30_000);
+
   it('a file 10 bytes over 50 MB says its size in bytes (in MB it would read "50.0 MB")', async () => {
     const root = await workspace({ 'requests/Good.yaml': good });
     const handle = await fs.open(path.join(root, 'requests', 'Over.yaml'), 'w');
