@@ -9,7 +9,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { listTargets } from '../codegen/index.js';
 import { exportSavedRequest } from '../codegen/export-saved.js';
-import { commitImport, convert, convertInput, MAX_IMPORT_BYTES, NoBaseUrlError, type ImportResult } from '../importers/index.js';
+import { commitImport, convert, convertInput, MAX_IMPORT_BYTES, NoBaseUrlError, tooLarge, type ImportResult } from '../importers/index.js';
 import { withUrlNetwork } from '../runner/url-network.js';
 import { checkNewDisplayName, checkNoSymlinks, findFolder, isInside, notRegularFile, specialFileWords, walkFolders } from '../workspace/index.js';
 import { answer } from './answer.js';
@@ -73,7 +73,8 @@ export function registerWorkspaceTools(server: McpServer, state: AgentState): vo
           }
           if (args.path !== undefined) return convertInput(await fileInside(ws.root, args.path), options);
           // The limit of an import file holds for text given inline too.
-          if (Buffer.byteLength(args.text!) > MAX_IMPORT_BYTES) throw new AgentError(`The text is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB, the most Ferry imports.`);
+          const bytes = Buffer.byteLength(args.text!);
+          if (bytes > MAX_IMPORT_BYTES) throw new AgentError(tooLarge('The text given', bytes).message);
           return convert(args.text!, { label: 'the text given' }, options);
         };
         const result = await converted().catch((error: unknown) => {

@@ -4,8 +4,7 @@
  * connection (or Ctrl-C / SIGTERM). The tools live in `src/agent/`.
  */
 import type { Command } from 'commander';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createAgentServer } from '../agent/index.js';
+import { createAgentServer, StdioTransport } from '../agent/index.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { EXIT } from './exit-codes.js';
 import { examples } from './examples.js';
@@ -43,7 +42,7 @@ See docs/agents.md.`)
       // Standard output is the protocol's: anything a library logs goes to standard error instead.
       console.log = console.info = console.debug = console.error;
       const agent = createAgentServer(ws.root);
-      const transport = new StdioServerTransport();
+      const transport = new StdioTransport();
       const closed = new Promise<void>((resolve) => {
         const stop = () => {
           process.off('SIGINT', stop);

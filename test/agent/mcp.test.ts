@@ -486,6 +486,17 @@ describe('ferry mcp', () => {
     const two = await call('import', { text: 'curl http://127.0.0.1:1/', url: 'http://127.0.0.1:1/' });
     expect(two.isError).toBe(true);
     expect(two.text).toMatch(/exactly one of path/);
+    // Spec 7, 8.1: inline text over 50 MB is refused in every import refusal's words; 12 MB is
+    // imported (a message over the MCP SDK's 10 MB closed the connection).
+    const envText = (pad: number) => JSON.stringify({ name: 'Inline', values: [{ key: 'pad', value: 'x'.repeat(pad) }], _postman_variable_scope: 'environment' });
+    const frame = envText(0).length;
+    const over = await call('import', { text: envText(50 * 1024 * 1024 - frame + 1) });
+    expect(over.isError).toBe(true);
+    expect(over.text).toBe('The text given is 52,428,801 bytes; imports are limited to 50 MB. Split it, or import a smaller export.');
+    const twelve = await call('import', { text: envText(12 * 1024 * 1024) });
+    expect(twelve.json).toMatchObject({ kind: 'environment', name: 'Inline', environments: 1 });
+    expect((await fs.stat(path.join(root, 'environments', 'Inline.yaml'))).size).toBeGreaterThan(12 * 1024 * 1024);
+    await fs.rm(path.join(root, 'environments', 'Inline.yaml')); // the later tests list the environments
     // Spec 7: a document that does not say where the API runs; the agent gives the URL as baseUrl.
     const hostless = JSON.stringify({ openapi: '3.0.3', info: { title: 'Nowhere', version: '1' }, paths: { '/items': { get: { summary: 'List items', responses: { 200: { description: 'ok' } } } } } });
     const noHost = await call('import', { text: hostless });
