@@ -91,6 +91,8 @@ export interface ScriptVariables {
   environment: VariableValues;
   /** Name of the active environment (`pm.environment.name`). */
   environmentName?: string;
+  /** Id of the active environment (`pm.environment.toJSON().id`). */
+  environmentId?: string;
   /** Workspace variables (`pm.collectionVariables`). */
   collection: VariableValues;
   globals: VariableValues;

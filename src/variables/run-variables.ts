@@ -145,7 +145,7 @@ export class RunVariables {
     const s = this.snapshot;
     return {
       environment: { ...merged.environment },
-      ...(s.environment ? { environmentName: s.environment.name } : {}),
+      ...(s.environment ? { environmentName: s.environment.name, ...(s.environmentId === undefined ? {} : { environmentId: s.environmentId }) } : {}),
       collection: { ...merged.collection },
       globals: { ...merged.globals },
       iterationData: { ...this.iterationData },

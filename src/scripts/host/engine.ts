@@ -205,6 +205,7 @@ export class ScriptEngine {
       event,
       info: ctx.info,
       environmentName: v.environmentName,
+      environmentId: v.environmentId,
       iterationData: v.iterationData ?? {},
       response: response ? responseData(response) : undefined,
     });
@@ -295,6 +296,7 @@ export class ScriptEngine {
       local: scopes.local.values,
     };
     if (ctx.variables.environmentName !== undefined) variables.environmentName = ctx.variables.environmentName;
+    if (ctx.variables.environmentId !== undefined) variables.environmentId = ctx.variables.environmentId;
     if (ctx.variables.iterationData !== undefined) variables.iterationData = ctx.variables.iterationData;
     const result: PostResponseResult = { tests: outcome.tests, console: outcome.console, errors: outcome.errors, changes, variables };
     if (outcome.state.nextRequestSet) result.nextRequest = outcome.state.nextRequest ?? null;

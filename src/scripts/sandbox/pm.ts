@@ -99,7 +99,7 @@ class ScriptParts {
   scope(key: ScopeKey): VariableScope {
     switch (key) {
       case 'environment':
-        return (this.environment ??= new VariableScope(this.phase.state.scopes.environment, 'pm.environment', this.phase.environmentName));
+        return (this.environment ??= new VariableScope(this.phase.state.scopes.environment, 'pm.environment', this.phase.environmentName, this.phase.environmentId));
       case 'collection':
         return (this.collection ??= new VariableScope(this.phase.state.scopes.collection, 'pm.collectionVariables'));
       case 'globals':

@@ -20,6 +20,7 @@ export interface Phase {
   event: 'prerequest' | 'test';
   info: { requestName: string; requestPath?: string; iteration: number; iterationCount?: number };
   environmentName?: string;
+  environmentId?: string;
   iterationData: Record<string, unknown>;
   response?: ResponseData;
   state: State;

@@ -41,6 +41,20 @@ const DYNAMIC_VALUES = dynamicValueTable({
   },
 });
 
+/** A fresh version 4 UUID: the id of a scope Ferry has none for in `toJSON()`, as Newman's. */
+export function randomUuid(): string {
+  return DYNAMIC_VALUES.get('$uuid')!();
+}
+
+/**
+ * A scope's values as postman-collection's VariableScope.toJSON lists them: `{ type, value, key }`
+ * each, in the scope's order. Every value's type is `any`, as Newman gives a value from a file or a
+ * data row and one a script set (Ferry's variables carry no Postman type).
+ */
+function valuesJSON(values: Iterable<[string, unknown]>): { type: string; value: unknown; key: string }[] {
+  return Array.from(values, ([key, value]) => ({ type: 'any', value, key }));
+}
+
 function dynamicValue(name: string): string | undefined {
   return DYNAMIC_VALUES.get(name)?.();
 }
@@ -129,11 +143,21 @@ export class VariableScope {
   changed = false;
   /** Names this script set: their values become JSON data when it ends (`storedValue`). */
   private setNames: string[] | undefined;
+  /**
+   * This script's changes as Newman's mutation tracker compacts them (`toJSON().mutations`): the
+   * last change of each name, `[key, value]` for a set and `[key]` for an unset, in the order the
+   * names were first changed. Newman tracks each script on its own, so this one's only.
+   */
+  private compacted: Record<string, unknown[]> | undefined;
+  /** `toJSON().id` of a scope without an id of its own: made on first use, the same for the rest of the script. */
+  private madeId: string | undefined;
 
   constructor(
     private readonly state: ScopeState,
     private readonly apiName: string,
     readonly name?: string,
+    /** The id `toJSON()` gives (the environment's); without one, a fresh UUID, as Newman's. */
+    private readonly id?: string,
   ) {}
 
   /** Built on first use: a script reads one or two of its four scopes, if any. */
@@ -157,6 +181,7 @@ export class VariableScope {
     Object.defineProperty(changes.set, key, { value, enumerable: true, writable: true, configurable: true });
     const i = changes.unset.indexOf(key);
     if (i >= 0) changes.unset.splice(i, 1);
+    this.track(key, [key, value]);
   }
   unset(key: string): void {
     checkKey(this.apiName, 'unset', key);
@@ -165,17 +190,28 @@ export class VariableScope {
     const changes = this.changes();
     if (hasOwn(changes.set, key)) delete changes.set[key];
     if (!changes.unset.includes(key)) changes.unset.push(key);
+    this.track(key, [key]);
   }
   clear(): void {
     this.changed = true;
+    // As Newman's: an unset of each name the scope held, before they go.
+    for (const key of this.values.keys()) this.track(key, [key]);
     this.values.clear();
     this.state.changes = { cleared: true, set: {}, unset: [] };
   }
   toObject(): Record<string, unknown> {
     return Object.fromEntries(this.values);
   }
-  toJSON(): { key: string; value: unknown }[] {
-    return [...this.values].map(([key, value]) => ({ key, value }));
+  /**
+   * postman-collection's VariableScope.toJSON, as Newman's scripts get it (and log it): `id`, `name`
+   * (the environment's, where there is one), `mutations` (what this script changed) and `values`.
+   */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { id: this.id ?? (this.madeId ??= randomUuid()) };
+    if (this.name !== undefined) out.name = this.name;
+    out.mutations = { autoCompact: true, stream: [], compacted: { ...this.compacted } };
+    out.values = valuesJSON(this.values);
+    return out;
   }
   replaceIn(template: unknown): unknown {
     return replaceIn(template, (name) => this.values.get(name));
@@ -203,6 +239,10 @@ export class VariableScope {
     return { values: Object.fromEntries(this.values), changes };
   }
 
+  private track(key: string, mutation: unknown[]): void {
+    Object.defineProperty((this.compacted ??= {}), key, { value: mutation, enumerable: true, writable: true, configurable: true });
+  }
+
   private changes(): ScopeChanges {
     this.state.changes ??= { cleared: false, set: {}, unset: [] };
     return this.state.changes;
@@ -211,6 +251,8 @@ export class VariableScope {
 
 /** iterationData: readable like a scope, changed by no script. */
 export class ReadOnlyScope {
+  private madeId: string | undefined;
+
   constructor(private readonly values: Record<string, unknown>) {}
   get(key: string): unknown {
     return hasOwn(this.values, key) ? this.values[key] : undefined;
@@ -221,8 +263,9 @@ export class ReadOnlyScope {
   toObject(): Record<string, unknown> {
     return { ...this.values };
   }
+  /** As Newman's `pm.iterationData.toJSON()`: an `id` (a fresh UUID, the same for the rest of the script) and the row's `values`; no mutations, as no script changes it. */
   toJSON(): Record<string, unknown> {
-    return { ...this.values };
+    return { id: (this.madeId ??= randomUuid()), values: valuesJSON(Object.entries(this.values)) };
   }
   replaceIn(template: unknown): unknown {
     return replaceIn(template, (name) => this.get(name));
@@ -267,6 +310,10 @@ export class MergedVariables {
     const out: Record<string, unknown> = {};
     for (const layer of [...this.layers].reverse()) Object.assign(out, layer.toObject());
     return Object.assign(out, this.local.toObject());
+  }
+  /** As Newman's: the local scope's alone (the layers under it are not part of its JSON). */
+  toJSON(): Record<string, unknown> {
+    return this.local.toJSON();
   }
   replaceIn(template: unknown): unknown {
     return replaceIn(template, (name) => this.get(name));
