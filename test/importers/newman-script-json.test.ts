@@ -1,6 +1,7 @@
 /**
  * What scripts log of the variable scopes (`toJSON()` of pm.iterationData, pm.environment,
- * pm.collectionVariables, pm.globals and pm.variables), run through Newman (from node_modules) and
+ * pm.collectionVariables, pm.globals and pm.variables) and of a GraphQL body (`pm.request.body`, its
+ * `toJSON()`, String() and the legacy `request.data`), run through Newman (from node_modules) and
  * through `ferry import` + `ferry run` against one loopback server. The lines must agree but for
  * the ids Newman makes up (a fresh UUID per script).
  */
@@ -142,5 +143,48 @@ describe("the variable scopes' toJSON() as Newman's", () => {
     expect(byNewman).toHaveLength(5);
     expect(withoutIds(byFerry)).toEqual(withoutIds(byNewman));
     expect(byFerry[1]).toMatch(/^bare environment \{"id":"[0-9a-f-]{36}","mutations":\{"autoCompact":true,"stream":\[\],"compacted":\{\}\},"values":\[\]\}$/);
+  });
+});
+
+describe('a GraphQL body in scripts as Newman\'s', () => {
+  /** What a script reads of the body: pm.request.body's JSON, toJSON(), the graphql object's keys, String() and the legacy request.data. */
+  const READ = [
+    "console.log(pm.info.eventName, 'body', JSON.stringify(pm.request.body));",
+    "console.log(pm.info.eventName, 'toJSON', JSON.stringify(pm.request.toJSON().body));",
+    "console.log(pm.info.eventName, 'keys', Object.keys(pm.request.body.graphql).join());",
+    "console.log(pm.info.eventName, 'string', JSON.stringify(String(pm.request.body)), JSON.stringify(pm.request.body.toString()));",
+    "console.log(pm.info.eventName, 'data', typeof request.data, JSON.stringify(request.data));",
+  ];
+
+  it('no operationName where the request has none, String() empty and request.data {}, before and after the send', async () => {
+    const dir = await tempDir('ferry-newman-graphql-');
+    const base = `http://127.0.0.1:${listening.port}`;
+    const bodies = [
+      { query: 'query Q($k: String) { a(x: "{{v}}") }', variables: '{"k": "{{v}}"}' },
+      { query: 'query Q { a }\nquery R { b }', variables: '', operationName: 'R' },
+    ];
+    const collection = {
+      info: { name: 'GraphQL', schema: SCHEMA },
+      variable: [{ key: 'v', value: 'filled' }],
+      item: bodies.map((graphql, i) => ({
+        name: `g${i}`,
+        event: [{ listen: 'prerequest', script: { exec: READ } }, { listen: 'test', script: { exec: READ } }],
+        request: { method: 'POST', url: `${base}/graphql`, body: { mode: 'graphql', graphql } },
+      })),
+    };
+    const [colFile] = await writeAll(dir, { 'c.postman_collection.json': collection });
+    const byNewman = await runNewman({ collection });
+    seen.splice(0);
+    const byFerry = await runFerry(dir, [colFile!]);
+    seen.splice(0);
+    expect(byNewman).toHaveLength(2 * 2 * READ.length);
+    expect(byFerry).toEqual(byNewman);
+    // Spelled out: the first request before and after the send (its variables filled there).
+    expect(byFerry[0]).toBe('prerequest body {"mode":"graphql","graphql":{"query":"query Q($k: String) { a(x: \\"{{v}}\\") }","variables":"{\\"k\\": \\"{{v}}\\"}"}}');
+    expect(byFerry).toContain('test body {"mode":"graphql","graphql":{"query":"query Q($k: String) { a(x: \\"filled\\") }","variables":"{\\"k\\": \\"filled\\"}"}}');
+    expect(byFerry).toContain('prerequest keys query,operationName,variables');
+    expect(byFerry).toContain('test string "" ""');
+    expect(byFerry).toContain('test data object {}');
+    expect(byFerry).toContain('prerequest body {"mode":"graphql","graphql":{"query":"query Q { a }\\nquery R { b }","operationName":"R","variables":""}}');
   });
 });

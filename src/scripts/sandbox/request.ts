@@ -81,7 +81,10 @@ export class RequestBody {
       case 'graphql': {
         const g = (body.graphql ?? {}) as Record<string, unknown>;
         this.mode = 'graphql';
-        this.graphql = { query: g.query as string, variables: g.variables as string, operationName: g.operationName as string };
+        // Newman's keys, in its order; an operation name the request has none of is not there
+        // (undefined, as in Newman's: the model's empty default is no name), variables always are,
+        // as every Postman export writes them.
+        this.graphql = { query: g.query as string, operationName: g.operationName === '' ? undefined : (g.operationName as string), variables: g.variables as string };
         break;
       }
       default:
@@ -130,7 +133,7 @@ export class RequestBody {
         .map((p) => `${encodeURIComponent(p.key)}=${encodeURIComponent(String(p.value ?? ''))}`)
         .join('&');
     }
-    if (this.mode === 'graphql') return JSON.stringify(this.graphql ?? {});
+    // As Postman's: text for raw and URL-encoded bodies only (a GraphQL body gives '', and so the legacy `request.data` is `{}`).
     return '';
   }
   /** Postman's RequestBody.toJSON: the mode and its data, rows as Postman writes them. */
