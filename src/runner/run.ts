@@ -126,7 +126,9 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   let scanned: Placeholders | undefined;
   const placeholders = () => (scanned ??= placeholdersOfRun(ctx, items));
   const unset = unsetSecretsWarning(ctx, placeholders, rows);
-  if (unset) emit({ type: 'warning', message: unset });
+  if (unset) emit({ type: 'warning', message: unset.message });
+  const nulled = nulledSecretsWarning(ctx, placeholders, rows, unset?.keys ?? []);
+  if (nulled) emit({ type: 'warning', message: nulled });
   const noEnvironment = noEnvironmentWarning(ctx, placeholders, rows);
   if (noEnvironment) emit({ type: 'warning', message: noEnvironment });
 
@@ -292,7 +294,7 @@ function placeholdersOfRun(ctx: RunContext, items: readonly RunItem[]): Placehol
  * written. A CI machine has no secret store: `--var` gives them there. Worked out only when some
  * secret has no value (nothing is read otherwise). A name a script of the run may set is left out.
  */
-function unsetSecretsWarning(ctx: RunContext, placeholders: () => Placeholders, rows: readonly DataRow[]): string | undefined {
+function unsetSecretsWarning(ctx: RunContext, placeholders: () => Placeholders, rows: readonly DataRow[]): { message: string; keys: string[] } | undefined {
   const missing = ctx.variables.secretsWithoutValue(rows);
   if (missing.length === 0) return undefined;
   const { used, scripted } = placeholders();
@@ -308,7 +310,34 @@ function unsetSecretsWarning(ctx: RunContext, placeholders: () => Placeholders, 
     app: `Type ${one ? 'its value' : 'their values'} in the variables dialog ({ } for ferry.yaml's, ✎ beside the environment for an environment's): kept on this computer, never in the file.`,
     agent: `Ask the user to set ${one ? 'it' : 'them'} (\`ferry secret set NAME\`, or the app's variables dialog), or give ${one ? 'it' : 'them'} in the tool's variables.`,
   };
-  return `secret variable${one ? '' : 's'} with no value on this computer, sent as written ({{${named[0]!.key}}}): ${list}. ${todo[ctx.face ?? 'cli']}`;
+  const message = `secret variable${one ? '' : 's'} with no value on this computer, sent as written ({{${named[0]!.key}}}): ${list}. ${todo[ctx.face ?? 'cli']}`;
+  return { message, keys: named.map((m) => m.key) };
+}
+
+/**
+ * Secret variables the run's requests use that data rows give `null`: in those iterations the
+ * placeholder goes out as written, the value this computer holds not used (a null hides every
+ * value of its name, as in Newman). Said once before anything is sent; names the warning above
+ * already gave (`said`: no value to hide) and names a script of the run sets are left out.
+ */
+function nulledSecretsWarning(ctx: RunContext, placeholders: () => Placeholders, rows: readonly DataRow[], said: readonly string[]): string | undefined {
+  const nulled = ctx.variables.secretsNulledByRows(rows).filter((m) => !said.includes(m.key));
+  if (nulled.length === 0) return undefined;
+  // A script reading the name changes nothing (the row still hides it there); one setting it may.
+  const { used, setByScript } = placeholders();
+  const named = nulled.filter((m) => used.has(m.key) && !setByScript(m.key));
+  if (named.length === 0) return undefined;
+  const one = named.length === 1;
+  const list = named.map((m) => `${m.key} (${m.scope === 'environment' ? 'environment' : 'ferry.yaml'}; row${m.rows.length === 1 ? '' : 's'} ${rowList(m.rows)})`).join(', ');
+  return (
+    `data file rows give secret variable${one ? '' : 's'} null, sent as written there ({{${named[0]!.key}}}), the value on this computer not used (a null in a row hides every value of its name, as in Newman): ${list}. ` +
+    `Leave ${one ? 'the name' : 'the names'} out of those rows to use the secret's value.`
+  );
+}
+
+/** Row numbers, the first five and how many more. */
+function rowList(rows: readonly number[]): string {
+  return rows.length <= 5 ? rows.join(', ') : `${rows.slice(0, 5).join(', ')} and ${rows.length - 5} more`;
 }
 
 /**

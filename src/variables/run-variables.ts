@@ -81,16 +81,16 @@ export class RunVariables {
 
   /**
    * Names declared secret (in the environment, or in ferry.yaml: `collection`) that nothing gives a
-   * value: not this computer's secret store, a script, `--var`, a data row, nor a plain variable of
-   * the same name. A request using one sends `{{name}}` as written; on a CI machine, which has no
-   * secret store, that is what happens unless `--var` gives it.
+   * value: not this computer's secret store, a script, `--var`, a data row (a null there fills
+   * nothing), nor a plain variable of the same name. A request using one sends `{{name}}` as
+   * written; on a CI machine, which has no secret store, that is what happens unless `--var` gives it.
    */
   secretsWithoutValue(rows: readonly DataRow[]): Array<{ key: string; scope: SecretScope }> {
     const s = this.snapshot;
     const plain = [...(s.environment?.variables ?? []), ...s.workspaceVariables].filter((v) => !v.secret && v.enabled !== false && v.value !== '');
     const given = (key: string) =>
       this.cliVars.has(key) ||
-      rows.some((row) => Object.hasOwn(row, key)) ||
+      rowGives(rows, key) ||
       Object.hasOwn(s.secrets.environment, key) ||
       Object.hasOwn(s.secrets.workspace, key) ||
       Object.values(s.scriptValues).some((values) => Object.hasOwn(values, key)) ||
@@ -98,12 +98,30 @@ export class RunVariables {
     return (['environment', 'collection'] as const).flatMap((scope) => [...this.secretKeys[scope]].filter((key) => !given(key)).map((key) => ({ key, scope })));
   }
 
+  /**
+   * Names declared secret that data rows give `null`, with those rows (1 for the first): a null
+   * leaves `{{name}}` as written in its iteration and hides whatever else would fill it, this
+   * computer's secret value included, as it hides an environment's value (rowFill, as Newman does).
+   * A name `--var` gives is not listed: `--var` wins over the row.
+   */
+  secretsNulledByRows(rows: readonly DataRow[]): Array<{ key: string; scope: SecretScope; rows: number[] }> {
+    const out: Array<{ key: string; scope: SecretScope; rows: number[] }> = [];
+    for (const scope of ['environment', 'collection'] as const) {
+      for (const key of this.secretKeys[scope]) {
+        if (this.cliVars.has(key) || out.some((o) => o.key === key)) continue;
+        const nulled = rows.flatMap((row, i) => (Object.hasOwn(row, key) && row[key] === null ? [i + 1] : []));
+        if (nulled.length > 0) out.push({ key, scope, rows: nulled });
+      }
+    }
+    return out;
+  }
+
   /** Whether `key` has a value from a source other than an environment file: --var, a data row, ferry.yaml, this computer's secrets or a script's values. */
   hasValueWithoutEnvironment(key: string, rows: readonly DataRow[]): boolean {
     const s = this.snapshot;
     return (
       this.cliVars.has(key) ||
-      rows.some((row) => Object.hasOwn(row, key)) ||
+      rowGives(rows, key) ||
       s.workspaceVariables.some((v) => v.key === key && v.enabled !== false) ||
       Object.hasOwn(s.secrets.workspace, key) ||
       Object.values(s.scriptValues).some((values) => Object.hasOwn(values, key))
@@ -279,5 +297,7 @@ function layerValues(variables: readonly Variable[], scripted: Record<string, St
   return out;
 }
 
-
-
+/** Whether some data row gives `key` a value: a null fills nothing (`{{key}}` stays as written), so it gives none. */
+function rowGives(rows: readonly DataRow[], key: string): boolean {
+  return rows.some((row) => Object.hasOwn(row, key) && row[key] !== null);
+}

@@ -627,6 +627,47 @@ describe('secret variables without a value on this computer', () => {
   });
 });
 
+describe('a data row whose value is null for a secret variable', () => {
+  it('hides the secret as it hides any value (as Newman), and says so; a null gives no value, so a secret with none is warned about', async () => {
+    const s = await setup({
+      'environments/ci.yaml': {
+        name: 'CI',
+        variables: [
+          { key: 'token', value: '', secret: true },
+          { key: 'none', value: '', secret: true },
+        ],
+      },
+      'requests/a.yaml': { name: 'a', url: `${peer.url}/echo?t={{token}}&n={{none}}`, scripts: { postResponse: "console.log(pm.environment.get('token'), JSON.stringify(pm.variables.get('token')))" } },
+    });
+    await s.data.secrets.set('ci', 'token', 'kept-here');
+    const rows: Record<string, null | string>[] = [{ token: null, none: null }, { token: 'from-row', none: null }, { token: null }];
+    const { events, results } = await run(s, { environment: 'ci', iterations: 3, data: rows });
+    const warnings = events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
+    expect(warnings).toEqual([
+      'secret variable with no value on this computer, sent as written ({{none}}): none (environment CI). Set it with `ferry secret set NAME` (-e ci for the environment\'s), or give it with --var NAME=VALUE (in CI, from a secret of the CI system).',
+      'data file rows give secret variable null, sent as written there ({{token}}), the value on this computer not used (a null in a row hides every value of its name, as in Newman): token (environment; rows 1, 3). Leave the name out of those rows to use the secret\'s value.',
+    ]);
+    // What went out: the null rows' {{token}} as written; the row's own value where it has one.
+    expect(results.map((r) => decodeURIComponent(new URL(r.url).search))).toEqual(['?t={{token}}&n={{none}}', '?t=from-row&n={{none}}', '?t={{token}}&n={{none}}']);
+    // Scripts read the environment's secret and the row's null, as Newman's read an environment value and the null.
+    expect(results.map((r) => r.console[0])).toEqual(['*** null', '*** "from-row"', '*** null']);
+
+    // --var wins over the row: nothing hidden, nothing said about it.
+    const given = await run(s, { environment: 'ci', vars: new Map([['token', 'x'], ['none', 'y']]), data: rows });
+    expect(given.events.filter((e) => e.type === 'warning')).toEqual([]);
+    // Rows that leave the name out use the secret's value: nothing to say.
+    const leftOut = await run(s, { environment: 'ci', data: [{ none: 'n' }] });
+    expect(leftOut.events.filter((e) => e.type === 'warning')).toEqual([]);
+    expect(decodeURIComponent(new URL(leftOut.results[0]!.url).search)).toBe('?t=***&n=n');
+    // Many rows: the first five named.
+    const many = await run(s, { environment: 'ci', data: Array.from({ length: 8 }, () => ({ token: null, none: 'n' })), iterations: 1 });
+    expect((many.events.find((e) => e.type === 'warning') as { message: string }).message).toContain('token (environment; rows 1, 2, 3, 4, 5 and 3 more)');
+    // No environment chosen: a null gives the environment's variable no value either.
+    const noEnv = await run(s, { data: [{ token: null }] });
+    expect(noEnv.events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message)).toEqual([expect.stringMatching(/^no environment chosen, and \{\{token\}\}, \{\{none\}\} are defined only in environment ci: sent as written\./)]);
+  });
+});
+
 describe('the JSON report schema (docs/json-report.schema.json)', () => {
   it('real reports match it: tests, failures, errors, skipped, broken files, repeats, bodies, iterations, a stopped run; a report that breaks it does not', async () => {
     const schema = JSON.parse(await fs.readFile(path.join(import.meta.dirname, '..', '..', 'docs', 'json-report.schema.json'), 'utf8'));
