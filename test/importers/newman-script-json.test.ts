@@ -1,9 +1,10 @@
 /**
  * What scripts log of the variable scopes (`toJSON()` of pm.iterationData, pm.environment,
- * pm.collectionVariables, pm.globals and pm.variables) and of a GraphQL body (`pm.request.body`, its
- * `toJSON()`, String() and the legacy `request.data`), run through Newman (from node_modules) and
- * through `ferry import` + `ferry run` against one loopback server. The lines must agree but for
- * the ids Newman makes up (a fresh UUID per script).
+ * pm.collectionVariables, pm.globals and pm.variables), of a GraphQL body (`pm.request.body`, its
+ * `toJSON()`, String() and the legacy `request.data`) and what `replaceIn` makes of deeply nested
+ * values, run through Newman (from node_modules) and through `ferry import` + `ferry run` against
+ * one loopback server. The lines must agree but for the ids Newman makes up (a fresh UUID per
+ * script) and the nesting depth (spec 8.1: 10 levels in Ferry, for requests and `replaceIn` alike).
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
@@ -186,5 +187,52 @@ describe('a GraphQL body in scripts as Newman\'s', () => {
     expect(byFerry).toContain('test string "" ""');
     expect(byFerry).toContain('test data object {}');
     expect(byFerry).toContain('prerequest body {"mode":"graphql","graphql":{"query":"query Q { a }\\nquery R { b }","operationName":"R","variables":""}}');
+  });
+});
+
+describe('replaceIn and {{name}} of values nested deeper than 10 levels', () => {
+  it('Ferry fills 10 levels (spec 8.1) in replaceIn as in the request it sends; Newman goes deeper; past the limit both leave the placeholder as written', async () => {
+    const dir = await tempDir('ferry-newman-nesting-');
+    const base = `http://127.0.0.1:${listening.port}`;
+    // c0 → x{{c1}} → x{{c2}} … → c29 = END.
+    const chain = Array.from({ length: 30 }, (_, i) => ({ key: `c${i}`, value: i === 29 ? 'END' : `x{{c${i + 1}}}` }));
+    const collection = {
+      info: { name: 'Nesting', schema: SCHEMA },
+      variable: chain,
+      item: [
+        {
+          name: 'deep',
+          event: [
+            {
+              listen: 'prerequest',
+              // {{c(29-n)}} needs n+1 levels to reach END: 1 to 25 levels.
+              script: { exec: ["for (let n = 0; n < 25; n++) console.log('levels', n + 1, pm.variables.replaceIn('{{c' + (29 - n) + '}}'));", "console.log('url', pm.variables.replaceIn(pm.request.url.toString()));"] },
+            },
+          ],
+          request: { method: 'GET', url: `${base}/deep?q={{c0}}` },
+        },
+      ],
+    };
+    const [colFile] = await writeAll(dir, { 'c.postman_collection.json': collection });
+    const byNewman = await runNewman({ collection });
+    const newmanSent = seen.splice(0)[0]!;
+    const byFerry = await runFerry(dir, [colFile!]);
+    const ferrySent = seen.splice(0)[0]!;
+
+    /** The levels each side filled: the x's before what was left (END reached: all of them, plus END's one). */
+    const filled = (text: string) => (text.endsWith('END') ? text.length - 2 : text.indexOf('{{'));
+    const depth = (lines: string[]) => lines.filter((line) => line.startsWith('levels ')).map((line) => line.split(' ')[2]!).filter((text) => text.endsWith('END')).length;
+    expect(depth(byFerry)).toBe(10);
+    const newmanDepth = depth(byNewman);
+    expect(newmanDepth).toBeGreaterThan(10);
+    // Up to 10 levels the two agree; deeper, each stops at its limit, the rest as written.
+    expect(byFerry.slice(0, 10)).toEqual(byNewman.slice(0, 10));
+    expect(byFerry[10]).toBe(`levels 11 ${'x'.repeat(10)}{{c29}}`);
+    expect(byNewman[newmanDepth]).toBe(`levels ${newmanDepth + 1} ${'x'.repeat(newmanDepth)}{{c29}}`);
+    // What each sent is what its replaceIn gives for the URL: Ferry's replaceIn tells what goes out.
+    expect(ferrySent).toBe(`/deep?q=${'x'.repeat(10)}{{c10}}`);
+    expect(byFerry.at(-1)).toBe(`url ${base}${ferrySent}`);
+    expect(filled(newmanSent.slice('/deep?q='.length))).toBe(newmanDepth);
+    expect(byNewman.at(-1)).toBe(`url ${base}${newmanSent}`);
   });
 });

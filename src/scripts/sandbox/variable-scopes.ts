@@ -17,6 +17,7 @@ export interface ScopeState {
   changes?: ScopeChanges;
 }
 
+/** Passes of `replaceVariables`: spec 8.1's 10 levels, TEMPLATE_LIMITS.maxNestingLevels (which the sandbox cannot import), so a chain of values stops where a request's does. */
 const maxNesting = 10;
 
 /** The random bytes of the host's CSPRNG (crypto.getRandomValues, polyfills.ts). */
