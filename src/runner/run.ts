@@ -127,7 +127,8 @@ export async function runItems(ctx: RunContext, items: readonly RunItem[], plan:
   const placeholders = () => (scanned ??= placeholdersOfRun(ctx, items));
   const unset = unsetSecretsWarning(ctx, placeholders, rows);
   if (unset) emit({ type: 'warning', message: unset.message });
-  const nulled = nulledSecretsWarning(ctx, placeholders, rows, unset?.keys ?? []);
+  // The rows this run's iterations read (fewer than the file's with -n).
+  const nulled = nulledSecretsWarning(ctx, placeholders, rows.slice(0, iterations), unset?.keys ?? []);
   if (nulled) emit({ type: 'warning', message: nulled });
   const noEnvironment = noEnvironmentWarning(ctx, placeholders, rows);
   if (noEnvironment) emit({ type: 'warning', message: noEnvironment });

@@ -659,9 +659,12 @@ describe('a data row whose value is null for a secret variable', () => {
     const leftOut = await run(s, { environment: 'ci', data: [{ none: 'n' }] });
     expect(leftOut.events.filter((e) => e.type === 'warning')).toEqual([]);
     expect(decodeURIComponent(new URL(leftOut.results[0]!.url).search)).toBe('?t=***&n=n');
-    // Many rows: the first five named.
-    const many = await run(s, { environment: 'ci', data: Array.from({ length: 8 }, () => ({ token: null, none: 'n' })), iterations: 1 });
+    // Many rows: the first five named; with fewer iterations (-n), only the rows they read.
+    const eight = Array.from({ length: 8 }, () => ({ token: null, none: 'n' }));
+    const many = await run(s, { environment: 'ci', data: eight });
     expect((many.events.find((e) => e.type === 'warning') as { message: string }).message).toContain('token (environment; rows 1, 2, 3, 4, 5 and 3 more)');
+    const two = await run(s, { environment: 'ci', data: eight, iterations: 2 });
+    expect((two.events.find((e) => e.type === 'warning') as { message: string }).message).toContain('token (environment; rows 1, 2). Leave');
     // No environment chosen: a null gives the environment's variable no value either.
     const noEnv = await run(s, { data: [{ token: null }] });
     expect(noEnv.events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message)).toEqual([expect.stringMatching(/^no environment chosen, and \{\{token\}\}, \{\{none\}\} are defined only in environment ci: sent as written\./)]);
