@@ -35,7 +35,32 @@ describe('bad server files', () => {
     const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'websocket', websocket: { mode: 'rules', rules: [{ reply: 'x', delayMs: 3_000_000_000 }] } }, fine: ok } });
     const handle = await serve(root);
     expect(handle.servers.map((s) => s.id)).toEqual(['fine']);
-    expect(handle.failures).toEqual([{ id: 'ws', message: expect.stringMatching(/^servers\/ws\.yaml: websocket\.rules\[1\]\.delayMs: 3000000000 ms is longer than a server can wait/) }]);
+    expect(handle.failures).toEqual([{ id: 'ws', message: expect.stringMatching(/^servers\/ws\.yaml: websocket\.rules\[0\]\.delayMs: 3000000000 ms is longer than a server can wait/) }]);
+  });
+
+  it("names a rule, record, tool, resource or prompt by the same index whether the format or the kind refuses it (as the file's fields are counted, from 0)", async () => {
+    const ws = (second: object) => ({ name: 'WS', kind: 'websocket', websocket: { mode: 'rules', rules: [{ pattern: 'a', reply: 'b' }, second] } });
+    const dns = (value: string, type = 'A') => ({ name: 'N', kind: 'dns', dns: { records: [{ name: 'ok.test', type: 'A', value: '127.0.0.1' }, { name: 'b.test', type, value }] } });
+    const root = await makeWorkspace({
+      servers: {
+        fine: ok,
+        wsformat: ws({ match: 'sometimes', pattern: 'x' }),
+        wskind: ws({ match: 'regex', pattern: '(' }),
+        sio: { name: 'S', kind: 'socketio', socketio: { mode: 'rules', rules: [{ event: 'a' }, { event: 'b', match: 'regex', pattern: '(' }] } },
+        dnsformat: dns('127.0.0.2', 'AX'),
+        dnskind: dns('not an address'),
+        mcp: { name: 'M', kind: 'mcp', mcp: { tools: [{ name: 't' }, { name: 'u', inputSchema: '{' }], resources: [{ uri: 'file:///a' }, { uri: '' }], prompts: [{ name: 'p' }, { name: '' }] } },
+      },
+    });
+    const handle = await serve(root);
+    expect(handle.servers.map((s) => s.id)).toEqual(['fine']);
+    const byId = Object.fromEntries(handle.failures.map((f) => [f.id, f.message]));
+    expect(byId.wsformat).toMatch(/^servers\/wsformat\.yaml:\d+:\d+: websocket\.rules\[1\]\.match: expected one of/);
+    expect(byId.wskind).toMatch(/^servers\/wskind\.yaml: websocket\.rules\[1\]: pattern "\(" is not a regular expression/);
+    expect(byId.sio).toMatch(/^servers\/sio\.yaml: socketio\.rules\[1\]: pattern "\(" is not a regular expression/);
+    expect(byId.dnsformat).toMatch(/^servers\/dnsformat\.yaml:\d+:\d+: dns\.records\[1\]\.type: expected one of/);
+    expect(byId.dnskind).toMatch(/^servers\/dnskind\.yaml: dns\.records\[1\] \(b\.test A\): value "not an address" is not an IPv4 address/);
+    expect(byId.mcp).toMatch(/^servers\/mcp\.yaml: mcp\.tools\[1\] \(u\): inputSchema is not JSON/);
   });
 
   it('refuses a delayMs or intervalMs longer than a timer can hold, and 1xx statuses, instead of answering at once', async () => {

@@ -47,7 +47,7 @@ export class Zone {
   constructor(records: readonly RecordSource[], file: string) {
     records.forEach((r, i) => {
       if (!r.enabled) return;
-      const where = `${file}: dns.records[${i + 1}] (${r.name || 'no name'} ${r.type})`;
+      const where = `${file}: dns.records[${i}] (${r.name || 'no name'} ${r.type})`;
       let name = normalize(r.name);
       if (name === '' || name === '*') throw new ServerError(`${where}: name is empty; give a name such as api.example.test or *.example.test.`);
       // A name no query can ask (a label over 63 bytes, an empty one) would never answer: said at load.

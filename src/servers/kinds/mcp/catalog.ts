@@ -60,10 +60,10 @@ export function compileCatalog(section: Section, file: string): Catalog {
   const tools = new Map<string, Tool>();
   section.tools.forEach((t, i) => {
     if (!t.enabled) return;
-    const where = `${file}: mcp.tools[${i + 1}]${t.name ? ` (${t.name})` : ''}`;
+    const where = `${file}: mcp.tools[${i}]${t.name ? ` (${t.name})` : ''}`;
     if (t.name.trim() === '') throw new ServerError(`${where}: name is empty; every tool needs a name.`);
     sameName(section.tools, i, `${where}: tools`, 'tool');
-    checkWait(t.delayMs, `mcp.tools[${i + 1}].delayMs`, file);
+    checkWait(t.delayMs, `mcp.tools[${i}].delayMs`, file);
     const inputSchema = schema(t.inputSchema, `${where}: inputSchema`) ?? { type: 'object' };
     const outputSchema = schema(t.outputSchema, `${where}: outputSchema`);
     let validate;
@@ -90,15 +90,15 @@ export function compileCatalog(section: Section, file: string): Catalog {
   });
   const resources: Resource[] = section.resources.flatMap((r, i) => {
     if (!r.enabled) return [];
-    const where = `${file}: mcp.resources[${i + 1}]`;
+    const where = `${file}: mcp.resources[${i}]`;
     if (r.uri.trim() === '') throw new ServerError(`${where}: uri is empty; give one such as file:///notes.txt or notes://{id}.`);
     return [{ uri: r.uri, name: r.name || r.uri, title: r.title, description: r.description, mimeType: r.mimeType, text: compile(r.text, 'mcp.resource'), match: r.uri.includes('{') ? uriMatcher(r.uri, where) : undefined }];
   });
   const prompts = new Map<string, Prompt>();
   section.prompts.forEach((p, i) => {
     if (!p.enabled) return;
-    if (p.name.trim() === '') throw new ServerError(`${file}: mcp.prompts[${i + 1}]: name is empty; every prompt needs a name.`);
-    sameName(section.prompts, i, `${file}: mcp.prompts[${i + 1}] (${p.name}): prompts`, 'prompt');
+    if (p.name.trim() === '') throw new ServerError(`${file}: mcp.prompts[${i}]: name is empty; every prompt needs a name.`);
+    sameName(section.prompts, i, `${file}: mcp.prompts[${i}] (${p.name}): prompts`, 'prompt');
     prompts.set(p.name, {
       name: p.name, title: p.title, description: p.description,
       arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })),
@@ -114,7 +114,7 @@ export function compileCatalog(section: Section, file: string): Catalog {
  */
 function sameName(entries: readonly { name: string; enabled: boolean }[], i: number, where: string, what: string): void {
   const first = entries.findIndex((e) => e.enabled && e.name === entries[i]!.name);
-  if (first < i) throw new ServerError(`${where}[${first + 1}] has this name too; give each ${what} a name of its own (or set enabled: false on one).`);
+  if (first < i) throw new ServerError(`${where}[${first}] has this name too; give each ${what} a name of its own (or set enabled: false on one).`);
 }
 
 function schema(text: string | undefined, where: string): Record<string, unknown> | undefined {

@@ -43,8 +43,8 @@ export function compileRules(rules: readonly RuleSource[], section: string, file
   const out: CompiledRule[] = [];
   rules.forEach((rule, i) => {
     if (!rule.enabled) return;
-    const where = `${file}: ${section}.rules[${i + 1}]`;
-    checkWait(rule.delayMs, `${section}.rules[${i + 1}].delayMs`, file);
+    const where = `${file}: ${section}.rules[${i}]`;
+    checkWait(rule.delayMs, `${section}.rules[${i}].delayMs`, file);
     let matches: (s: Subject) => boolean;
     let reply: Template | Buffer;
     if (encoding === 'hex') {

@@ -88,8 +88,8 @@ class SocketIoKind implements HttpKindInstance {
     checkPath(s.path, file);
     const rules = s.rules.flatMap((r, i): Rule[] => {
       if (!r.enabled) return [];
-      checkWait(r.delayMs, `socketio.rules[${i + 1}].delayMs`, file);
-      const where = `${file}: socketio.rules[${i + 1}]`;
+      checkWait(r.delayMs, `socketio.rules[${i}].delayMs`, file);
+      const where = `${file}: socketio.rules[${i}]`;
       return [{ number: i + 1, event: r.event, matches: compileMatcher(r.match, r.pattern, where), ack: r.ack, replyEvent: r.replyEvent, replyArgs: compileArguments(r.replyArgs, 'socketio.reply'), broadcast: r.broadcast, delayMs: r.delayMs }];
     });
     this.#state = { mode: s.mode, greetingEvent: s.greetingEvent, greetingArgs: compileArguments(s.greetingArgs, 'socketio.greeting'), rules, variables };
