@@ -66,7 +66,7 @@ async function readPem(
   const inside = isInside(where.root, absolute);
   if (!inside && !where.allowFilesOutsideWorkspace) {
     throw new ServerError(
-      `${where.file}: ${field}: ${given} lies outside the workspace folder. Put the PEM file inside the workspace, or allow files outside the workspace on this computer.`,
+      `${where.file}: ${field}: ${given} lies outside the workspace folder. Put the PEM file inside the workspace, or allow files outside the workspace on this computer (ferry config set filesOutsideWorkspace true, or filesOutsideWorkspace in the app's ⚙ Application settings).`,
     );
   }
   if (inside) {

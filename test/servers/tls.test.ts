@@ -246,7 +246,9 @@ describe('TLS', () => {
     expect(byId.notpem).toMatch(/tls\.certPath: certs\/junk\.pem is not a PEM certificate/);
     expect(byId.mismatch).toMatch(/is not the private key of the certificate/);
     expect(byId.outside).toMatch(/lies outside the workspace folder/);
-    expect(byId.climbing).toMatch(/lies outside the workspace folder/);
+    expect(byId.climbing).toBe(
+      "servers/climbing.yaml: tls.certPath: ../x/cert.pem lies outside the workspace folder. Put the PEM file inside the workspace, or allow files outside the workspace on this computer (ferry config set filesOutsideWorkspace true, or filesOutsideWorkspace in the app's ⚙ Application settings).",
+    );
     // Allowed on this computer: the outside files work.
     const allowed = await serve(root, { ids: ['outside'], allowFilesOutsideWorkspace: true });
     expect(allowed.failures).toEqual([]);
