@@ -152,16 +152,19 @@ export async function planLoadTest(options: PlanOptions): Promise<LoadPlan> {
     if (kind.kind !== 'http') throw new LoadInputError(`${where}: targets[${i}].request: ${hit.node.path} is ${kind.noun}; load tests send HTTP requests only.`);
     return { target: t, hit };
   });
-  // A threshold's target names its request as a target does: `.yaml` may be left out, any case.
+  // A threshold's target names its request as a target does: `.yaml` may be left out, any case;
+  // a target not sent (weight 0, switched off) too, whose rule then fails with no samples.
   const paths = new Set(found.map((f) => f.hit.node.path.toLowerCase()));
+  const listed = new Map(test.targets.map((t) => [loadTargetPath(t.request).toLowerCase(), loadTargetPath(t.request)]));
   test.thresholds.forEach((rule, i) => {
     const problem = limitProblem(rule.metric, rule.value);
     if (problem) throw new LoadInputError(`${place(['thresholds', i, 'value'])}: thresholds[${i}].value: ${problem}`);
-    if (rule.target !== undefined && !paths.has(loadTargetPath(rule.target).toLowerCase()) && !test.targets.some((t) => t.request === rule.target)) {
-      throw new LoadInputError(`${place(['thresholds', i, 'target'])}: thresholds[${i}].target: "${rule.target}" is not one of the test's targets.`);
+    const named = rule.target === undefined ? undefined : loadTargetPath(rule.target).toLowerCase();
+    if (named !== undefined && !paths.has(named) && !listed.has(named)) {
+      throw new LoadInputError(`${place(['thresholds', i, 'target'])}: thresholds[${i}].target: "${rule.target}" is not one of the test's targets (${[...new Set(listed.values())].join(', ')}); name one of them, or leave target out to judge all.`);
     }
   });
-  const thresholds: ThresholdRule[] = test.thresholds.map((r) => ({ metric: r.metric, op: r.op, value: r.value, enabled: r.enabled, ...(r.target !== undefined ? { target: normalizeTarget(r.target, found) } : {}) }));
+  const thresholds: ThresholdRule[] = test.thresholds.map((r) => ({ metric: r.metric, op: r.op, value: r.value, enabled: r.enabled, ...(r.target !== undefined ? { target: normalizeTarget(r.target, found, listed) } : {}) }));
 
   let rows: Array<Record<string, string>> = [];
   if (test.dataFile) {
@@ -325,10 +328,13 @@ function limitProblem(metric: LoadTestFile['thresholds'][number]['metric'], valu
   return undefined;
 }
 
-/** The request path a threshold's target names (the one its result carries): found as the targets' requests are found. */
-function normalizeTarget(target: string, found: Array<{ target: { request: string }; hit: { node: { path: string } } }>): string {
+/**
+ * The request path a threshold's target names (the one its result carries): found as the targets'
+ * requests are found; for a target not sent, the target as the file lists it.
+ */
+function normalizeTarget(target: string, found: Array<{ target: { request: string }; hit: { node: { path: string } } }>, listed: ReadonlyMap<string, string>): string {
   const lower = loadTargetPath(target).toLowerCase();
-  return (found.find((f) => f.target.request === target) ?? found.find((f) => f.hit.node.path.toLowerCase() === lower))?.hit.node.path ?? loadTargetPath(target);
+  return (found.find((f) => f.target.request === target) ?? found.find((f) => f.hit.node.path.toLowerCase() === lower))?.hit.node.path ?? listed.get(lower) ?? loadTargetPath(target);
 }
 
 async function wireTarget(prepared: PreparedRequest, request: string, weight: number, captures: WireTarget['captures'], marker: string): Promise<WireTarget> {

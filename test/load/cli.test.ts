@@ -237,6 +237,20 @@ describe('ferry load: thresholds, exit codes, JSON', () => {
     expect(result.code).toBe(0);
   });
 
+  it('a threshold names a target that is not sent (weight 0) as any target, without .yaml and in any case: it fails with no samples; one that is no target is refused naming the targets', async () => {
+    const { root } = await workspace({
+      unsent: { targets: [{ request: 'A.yaml' }, { request: 'Slow report.yaml', weight: 0 }], thresholds: [{ metric: 'p95', op: '<', value: 1000, target: 'slow REPORT' }] },
+      other: { targets: [{ request: 'A.yaml' }, { request: 'Slow report.yaml', enabled: false }], thresholds: [{ metric: 'p95', op: '<', value: 1000, target: 'Other' }] },
+    });
+    const unsent = await ferry(['-w', root, 'load', 'unsent', '--workers', '1']);
+    expect(unsent.stderr).toBe('');
+    expect(unsent.stdout).toContain('✗ p95 < 1000ms (Slow report.yaml): no samples (Slow report.yaml is not sent by this test: its weight is 0 or it is not enabled; the rule cannot pass)');
+    expect(unsent.code).toBe(1);
+    const other = await ferry(['-w', root, 'load', 'other', '--workers', '1']);
+    expect(other.stderr).toMatch(/^ferry: loadtests\/other\.yaml:\d+:\d+: thresholds\[0\]\.target: "Other" is not one of the test's targets \(A\.yaml, Slow report\.yaml\); name one of them, or leave target out to judge all\.\n$/);
+    expect(other.code).toBe(2);
+  });
+
   it('spec 2.7: a target\'s own settings are not used (timeout, redirects, HTTP version): the load test\'s options and the application settings are', async () => {
     const { root, server } = await workspace({ own: { targets: [{ request: 'Slow.yaml' }] } });
     // Sent by ferry run, this request would time out after 5 ms, stop at the redirect, and fail on http3.
