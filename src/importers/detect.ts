@@ -311,16 +311,23 @@ function v1Refusal(): ImportError {
 }
 
 function describeJsonError(text: string, error: Error): string {
+  const found = jsonSyntaxError(text, error);
+  return found.line === undefined ? found.what : `${found.what} at line ${found.line}, column ${found.column}`;
+}
+
+/**
+ * JSON.parse's complaint about `text` in its own words, without its position, and where it is
+ * (line and column from 1) when JSON.parse gives the place or it can be found.
+ */
+export function jsonSyntaxError(text: string, error: Error): { what: string; line?: number; column?: number } {
   const m = /position (\d+)/.exec(error.message);
   // "Unexpected end of JSON input" has no position: the problem is at the very end. A stray token
   // ("Unexpected token '}', "…" is not valid JSON") has none either: find it, the snippet finds nothing.
   const pos = m ? Number(m[1]) : /end of JSON input/i.test(error.message) ? text.length : jsonErrorOffset(text);
-  if (pos === undefined) return error.message.replace(/^JSON\.parse: /, '');
+  if (pos === undefined) return { what: error.message.replace(/^JSON\.parse: /, '') };
   const before = text.slice(0, pos);
-  const line = before.split('\n').length;
-  const column = pos - before.lastIndexOf('\n');
   const what = error.message.replace(/ in JSON at position \d+.*$/s, '').replace(/ at position \d+.*$/s, '').replace(/, .* is not valid JSON$/s, '');
-  return `${what} at line ${line}, column ${column}`;
+  return { what, line: before.split('\n').length, column: pos - before.lastIndexOf('\n') };
 }
 
 /** The shell opens any name: the document can come in on standard input as it is. */

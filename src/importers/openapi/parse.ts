@@ -6,7 +6,7 @@
 import {
   isObject, isYamlSyntaxError, MAX_DOCUMENT_BYTES, parseDocumentText, specVersionOf, type DocumentData, type JsonObject, type SpecVersionInfo,
 } from '../../openapi-document/index.js';
-import { checkDocumentDepth, detect, inputNamed, PASTED, tooDeepForReader, tooLarge, yamlBomb, type InputAction } from '../detect.js';
+import { checkDocumentDepth, detect, inputNamed, jsonSyntaxError, PASTED, tooDeepForReader, tooLarge, yamlBomb, type InputAction } from '../detect.js';
 import { ImportError } from '../types.js';
 
 export { specVersionOf };
@@ -29,18 +29,37 @@ export function parseSpecText(text: string, label: string, action: InputAction =
     if (/Maximum call stack/i.test((error as Error).message)) {
       throw tooDeepForReader(inputNamed(label), action);
     }
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      throw yamlBomb(inputNamed(label), action);
+    }
+    // Text that starts like JSON is JSON to its author: JSON's complaint, not the YAML reader's
+    // (`Flow map in block collection …`), as an import of the same file says it.
+    const json = jsonComplaint(text);
+    if (json) {
+      const where = json.line === undefined ? label : `${label}:${json.line}:${json.column}`;
+      throw new ImportError(`${where}: the document does not parse as JSON: ${json.what}.${updated(action)}`);
+    }
     if (isYamlSyntaxError(error)) {
       const pos = error.linePos?.[0];
       const where = pos ? `${label}:${pos.line}:${pos.col}` : label;
       throw new ImportError(`${where}: the document does not parse as JSON or YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}.${updated(action)}`);
     }
-    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
-      throw yamlBomb(inputNamed(label), action);
-    }
     throw new ImportError(`${label}: the document does not parse as JSON or YAML: ${(error as Error).message}.${updated(action)}`);
   }
   checkDocumentDepth(parsed.data, parsed.depth, label, action);
   return parsed;
+}
+
+/** JSON.parse's complaint about text that starts like JSON (`{` or `[`), or undefined for other text. */
+function jsonComplaint(text: string): ReturnType<typeof jsonSyntaxError> | undefined {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!/^\s*[{[]/.test(body)) return undefined;
+  try {
+    JSON.parse(body);
+    return undefined;
+  } catch (error) {
+    return jsonSyntaxError(body, error as Error);
+  }
 }
 
 /** An update's refusals end saying so; an import's keep their words. */

@@ -89,6 +89,8 @@ describe('ferry update with hostile inputs', () => {
       'empty.yaml': ['\n', /empty\.yaml is empty, so nothing was updated\. An imported folder is updated from a new version of its OpenAPI or Swagger document \(JSON or YAML\): give that file, URL or text\.\n$/],
       'other.yaml': ['name: not an API\n', /other\.yaml is not an OpenAPI or Swagger document: it has no `openapi: 3\.x` or `swagger: "2\.0"` field at the top, so nothing was updated\. An imported folder is updated from a new version of its OpenAPI or Swagger document \(JSON or YAML\): check that this is the right file\.\n$/],
       'broken.yaml': ['openapi: 3.0.3\npaths: [\n', /broken\.yaml:\d+:\d+: the document does not parse as JSON or YAML: .*\. Nothing was updated\.\n$/],
+      // JSON's words and place, as an import of the file gives them, not the YAML reader's ("Flow map in block collection…").
+      'broken.json': ['{"openapi": "3.0.3", "info": {"title": "x", "version": "1"},\n"paths": { ] }', /broken\.json:2:12: the document does not parse as JSON: Expected property name or '\}'\. Nothing was updated\.\n$/],
     };
     for (const [name, [text]] of Object.entries(files)) await fs.writeFile(path.join(ws, name), text);
     const before = await snapshot(ws, outside);
