@@ -19,6 +19,8 @@ export interface DownloadNetwork {
   dispatcher(): Promise<Dispatcher>;
   /** The proxy's own failure (407, unreachable) for a download of `url`, or undefined when it was not the proxy's. */
   proxyFailure(error: unknown, url: URL): Error | undefined;
+  /** A failure to reach `url`'s server (refused, unknown host, TLS, reset…) in a send's words, or undefined for another error. */
+  reachFailure?(error: unknown, url: URL): Error | undefined;
 }
 
 /** `action`: what the input is read for (an import, or an update's new version), which words a refusal. */
@@ -46,7 +48,7 @@ export async function download(url: string, network?: DownloadNetwork, action: I
         ...(dispatcher ? { dispatcher } : {}),
       });
     } catch (error) {
-      const proxy = network?.proxyFailure(error, new URL(current));
+      const proxy = network?.proxyFailure(error, new URL(current)) ?? network?.reachFailure?.(error, new URL(current));
       if (proxy) throw new ImportError(`Could not download ${current}: ${proxy.message}`);
       throw new ImportError(`Could not download ${current}: ${(error as Error).message}. Check the address and your connection.`);
     }

@@ -6,6 +6,7 @@
  */
 import { readSettings, type AppSettings } from '../appdata/index.js';
 import type { HttpAgents } from '../protocols/index.js';
+import { describeConnectionError } from '../protocols/connection-errors.js';
 import { openHttpAgents } from './open-context.js';
 
 export class UrlNetwork {
@@ -23,6 +24,13 @@ export class UrlNetwork {
 
   proxyFailure(error: unknown, url: URL) {
     return this.agents?.proxyFailure(error, url);
+  }
+
+  /** Worded as a send's (`connection refused by 127.0.0.1:1: nothing is listening there…`), not Node's `connect ECONNREFUSED`. */
+  reachFailure(error: unknown, url: URL): Error | undefined {
+    const failure = describeConnectionError(error, url);
+    // A send's unknown host points at the environment's variables; a download's URL was typed as it is.
+    return failure?.kind === 'unknownHost' ? new Error(`unknown host ${url.hostname}: the name could not be resolved. Check the URL and this computer's network.`) : failure;
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ferry, ferryOnTerminal, initedWorkspace } from '../support/cli.js';
 import { tempDir } from '../support/temp.js';
 import { CORPUS } from '../support/corpus.js';
-import { startHttpProxy, type TestProxy } from '../support/servers/index.js';
+import { freePort, startHttpProxy, type TestProxy } from '../support/servers/index.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
 
 let server: Listening;
@@ -218,5 +218,20 @@ describe('ferry import URL through a proxy (issue 20)', () => {
     const seen = proxy.seen.length;
     expect((await ferry(['-w', ws, 'import', file])).code).toBe(0);
     expect(proxy.seen.length).toBe(seen);
+  });
+});
+
+describe('ferry import URL that cannot be reached', () => {
+  it("says why in a send's words, not Node's (connect ECONNREFUSED); nothing is written", async () => {
+    const { ws } = await initedWorkspace();
+    const closed = `http://127.0.0.1:${await freePort()}/openapi.json`;
+    const refused = await ferry(['-w', ws, 'import', closed]);
+    expect([refused.code, refused.stderr]).toEqual([2, `ferry: Could not download ${closed}: connection refused by ${new URL(closed).host}: nothing is listening there. Is the server running, and is the port right?\n`]);
+    // A plaintext server asked for TLS: the server is there, the scheme is wrong.
+    const tls = `${base.replace('http://', 'https://')}/env.json`;
+    const plain = await ferry(['-w', ws, 'import', tls]);
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(new RegExp(`^ferry: Could not download ${tls.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: TLS error with 127\\.0\\.0\\.1:\\d+: the server does not answer TLS .*check the port\\.\\n$`));
+    expect(await fs.readdir(path.join(ws, 'requests'))).toEqual([]);
   });
 });
