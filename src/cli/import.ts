@@ -84,6 +84,10 @@ async function importCommand(
       const what = { postman: 'a collection export', environment: 'an environment export', globals: 'a globals export', curl: 'a cURL command' }[result.kind];
       result.notes.push(`--base-url was not used: it is for OpenAPI and Swagger documents, and this is ${what}.`);
     }
+    // An environment goes to environments/ wherever it is imported from: say so rather than seem to honour --into.
+    if (options.into !== undefined && (result.kind === 'environment' || result.kind === 'globals')) {
+      result.notes.push(`--into was not used: it names a folder for requests, and ${result.kind === 'globals' ? 'a globals export' : 'an environment export'} has none; the environment is written to environments/.`);
+    }
     interrupt.startWriting();
     summary = await commitImport({ root: ws.root, id: ws.id }, result, { into, signal: interrupt.signal, onProgress: progress && ((written, total) => progress.count('→ Writing files', written, total)) });
   } catch (error) {

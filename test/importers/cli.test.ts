@@ -235,3 +235,17 @@ describe('ferry import URL that cannot be reached', () => {
     expect(await fs.readdir(path.join(ws, 'requests'))).toEqual([]);
   });
 });
+
+describe('ferry import ENV --into FOLDER', () => {
+  it('says --into was not used: the environment goes to environments/', async () => {
+    const { ws } = await initedWorkspace();
+    await fs.mkdir(path.join(ws, 'requests', 'APIs'));
+    const file = path.join(await tempDir(), 'dev.postman_environment.json');
+    await fs.writeFile(file, JSON.stringify({ name: 'Dev', values: [{ key: 'a', value: '1', enabled: true }], _postman_variable_scope: 'environment' }));
+    const result = await ferry(['-w', ws, 'import', file, '--into', 'APIs', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).notes).toEqual(['--into was not used: it names a folder for requests, and an environment export has none; the environment is written to environments/.']);
+    expect(await fs.readdir(path.join(ws, 'environments'))).toEqual(['Dev.yaml']);
+    expect(await fs.readdir(path.join(ws, 'requests', 'APIs'))).toEqual([]);
+  });
+});
