@@ -12,7 +12,7 @@ import { existsSync, promises as fs, mkdirSync, watch, writeFileSync } from 'nod
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
-import { openWorkspace } from '../../src/workspace/index.js';
+import { openWorkspace, type Warning } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 import { ApiClient } from './api-client.js';
 
@@ -145,10 +145,12 @@ describe('deleting a folder in the app that something inside refuses', () => {
       expect(await fs.readdir(path.join(requests, aside, 'Admin'))).toEqual(['Roles.yaml']);
       // The app reads the folder again (the watcher saw Users go and come): its file warnings say the hidden folder.
       await expect
-        .poll(async () => ((await client.call('GET', '/api/workspace')).body as { warnings: string[] }).warnings, { timeout: 10_000 })
-        .toEqual([expect.stringContaining(`requests/${aside} is what is left of folder requests/Users/, which Ferry began deleting on `)]);
-      const [warning] = ((await client.call('GET', '/api/workspace')).body as { warnings: string[] }).warnings;
-      expect(warning).toMatch(/ Delete it to finish the removal, or rename it to a name not taken \(requests\/Users\/ is there again\) to keep them\.$/);
+        .poll(async () => ((await client.call('GET', '/api/workspace')).body as { warnings: Warning[] }).warnings, { timeout: 10_000 })
+        .toEqual([
+          expect.objectContaining({ file: `requests/${aside}`, code: 'unfinished-delete', message: expect.stringContaining(`requests/${aside} is what is left of folder requests/Users/, which Ferry began deleting on `) }),
+        ]);
+      const [warning] = ((await client.call('GET', '/api/workspace')).body as { warnings: Warning[] }).warnings;
+      expect(warning!.message).toMatch(/ Delete it to finish the removal, or rename it to a name not taken \(requests\/Users\/ is there again\) to keep them\.$/);
     } finally {
       watcher.close();
       for (const at of [aside && path.join(requests, aside, 'Admin/Roles.yaml'), path.join(requests, 'Users/Admin/Roles.yaml')]) if (at && existsSync(at)) spawnSync('chattr', ['-a', at]);
