@@ -10,8 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { browserMissing, closeAppPage, openAppPage } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, openWorkspacePage } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 import { defineContrast } from '../support/contrast.js';
 
 const missing = browserMissing();
@@ -65,24 +65,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: keyboard and scre
 
   beforeAll(async () => {
     site = await startSite();
-    ws = await makeWorkspace(
-      {
-        'environments/local.yaml': { name: 'Local', variables: [] },
-        'requests/Users/_folder.yaml': { name: 'Users', seq: 1 },
-        'requests/Users/Get user.yaml': { name: 'Get user', seq: 1, url: '{{base}}/users/42' },
-        'requests/Users/Broken.yaml': { name: 'Broken', seq: 2, url: '{{base}}/fail' },
-        'requests/Health.yaml': { name: 'Health', seq: 2, url: '{{base}}/health' },
-      },
-      { variables: [{ key: 'base', value: site.base }] },
-    );
-    ({ app, browser, page } = await openAppPage(ws));
+    ({ ws, app, browser, page } = await openWorkspacePage({
+      'environments/local.yaml': { name: 'Local', variables: [] },
+      'requests/Users/_folder.yaml': { name: 'Users', seq: 1 },
+      'requests/Users/Get user.yaml': { name: 'Get user', seq: 1, url: '{{base}}/users/42' },
+      'requests/Users/Broken.yaml': { name: 'Broken', seq: 2, url: '{{base}}/fail' },
+      'requests/Health.yaml': { name: 'Health', seq: 2, url: '{{base}}/health' },
+    }, { workspace: { variables: [{ key: 'base', value: site.base }] } }));
     await page.getByRole('tree').waitFor();
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await site?.close();
-    await ws?.cleanup();
   });
 
   it('the sidebar is a named tree whose items say their level, position and name (no caret glyph)', async () => {

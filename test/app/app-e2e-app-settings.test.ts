@@ -15,8 +15,8 @@ import { promisify } from 'node:util';
 import type { Browser, Dialog, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { browserMissing, closeAppPage, holdRequest, openAppPage } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, holdRequest, openWorkspacePage } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -29,14 +29,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Application setti
   let page: Page;
 
   beforeAll(async () => {
-    ws = await makeWorkspace({ 'requests/A.yaml': { name: 'A', url: 'http://127.0.0.1:9/' } });
-    ({ app, browser, page } = await openAppPage(ws, { stepTimeoutMs: 20_000 }));
+    ({ ws, app, browser, page } = await openWorkspacePage({ 'requests/A.yaml': { name: 'A', url: 'http://127.0.0.1:9/' } }, { stepTimeoutMs: 20_000 }));
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   const get = async (key: string) => (await promisify(execFile)(process.execPath, [BIN, 'config', 'get', key], { env: { ...process.env, FERRY_DATA_DIR: ws.dataDir } })).stdout.trim();
   /** `ferry config set` in a terminal, beside the app. */

@@ -18,8 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, responseText, savesDone } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openWorkspacePage, responseText, savesDone } from './browser.js';
 import { startAuthServer, startResourceServer, type AuthServer, type ResourceServer } from './token-servers.js';
 
 const missing = browserMissing();
@@ -119,28 +119,23 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: pretty XML, get t
     signIn = await startSignInServer();
     redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
     const code = { type: 'oauth2', grantType: 'authorizationCode', authUrl: `${signIn.url}/authorize`, tokenUrl: `${signIn.url}/token`, clientId: 'spa', redirectUri, scope: 'profile' };
-    ws = await makeWorkspace(
-      {
-        'requests/Good XML.yaml': { name: 'Good XML', seq: 1, url: `${xml.url}/good` },
-        'requests/Bad XML.yaml': { name: 'Bad XML', seq: 2, url: `${xml.url}/bad` },
-        'requests/Image.yaml': { name: 'Image', seq: 4, url: `${xml.url}/png` },
-        'requests/Bytes.yaml': { name: 'Bytes', seq: 5, url: `${xml.url}/bin` },
-        'requests/Secured/_folder.yaml': { name: 'Secured', seq: 3, auth: { type: 'oauth2', grantType: 'clientCredentials', tokenUrl: `${auth.url}/token`, clientId: 'app', clientSecret: '{{secret}}' } },
-        'requests/Secured/Data.yaml': { name: 'Data', seq: 1, url: `${resource.url}/data`, auth: { type: 'inherit' } },
-        'requests/Sign-in/_folder.yaml': { name: 'Sign-in', seq: 6 },
-        'requests/Sign-in/PKCE.yaml': { name: 'PKCE', seq: 1, url: `${resource.url}/pkce`, auth: { ...code, pkce: true } },
-        'requests/Sign-in/Plain code.yaml': { name: 'Plain code', seq: 2, url: `${resource.url}/plain`, auth: { ...code, pkce: false, scope: 'plain' } },
-        'requests/Sign-in/In a run.yaml': { name: 'In a run', seq: 3, url: `${resource.url}/in-run`, auth: { ...code, scope: 'run' } },
-      },
-      { variables: [{ key: 'secret', value: 'shh' }] },
-    );
-    ({ app, browser, page } = await openAppPage(ws));
+    ({ ws, app, browser, page } = await openWorkspacePage({
+      'requests/Good XML.yaml': { name: 'Good XML', seq: 1, url: `${xml.url}/good` },
+      'requests/Bad XML.yaml': { name: 'Bad XML', seq: 2, url: `${xml.url}/bad` },
+      'requests/Image.yaml': { name: 'Image', seq: 4, url: `${xml.url}/png` },
+      'requests/Bytes.yaml': { name: 'Bytes', seq: 5, url: `${xml.url}/bin` },
+      'requests/Secured/_folder.yaml': { name: 'Secured', seq: 3, auth: { type: 'oauth2', grantType: 'clientCredentials', tokenUrl: `${auth.url}/token`, clientId: 'app', clientSecret: '{{secret}}' } },
+      'requests/Secured/Data.yaml': { name: 'Data', seq: 1, url: `${resource.url}/data`, auth: { type: 'inherit' } },
+      'requests/Sign-in/_folder.yaml': { name: 'Sign-in', seq: 6 },
+      'requests/Sign-in/PKCE.yaml': { name: 'PKCE', seq: 1, url: `${resource.url}/pkce`, auth: { ...code, pkce: true } },
+      'requests/Sign-in/Plain code.yaml': { name: 'Plain code', seq: 2, url: `${resource.url}/plain`, auth: { ...code, pkce: false, scope: 'plain' } },
+      'requests/Sign-in/In a run.yaml': { name: 'In a run', seq: 3, url: `${resource.url}/in-run`, auth: { ...code, scope: 'run' } },
+    }, { workspace: { variables: [{ key: 'secret', value: 'shh' }] } }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await Promise.all([xml?.close(), auth?.close(), resource?.close(), signIn?.close()]);
-    await ws?.cleanup();
   });
 
   it('shows XML indented, and malformed XML as it came', async () => {

@@ -11,8 +11,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { browserMissing, closeAppPage, openAppPage, showTheme, waitForFile, type PageLog } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, openWorkspacePage, showTheme, waitForFile, type PageLog } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 import { defineContrast, lowContrast } from '../support/contrast.js';
 import { listenLoopback } from '../support/servers/listen.js';
 
@@ -47,21 +47,20 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the body editor',
 
   beforeAll(async () => {
     echo = await startEcho();
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page, log } = await openWorkspacePage({
       'requests/Order.yaml': { name: 'Order', seq: 1, method: 'POST', url: `${echo.base}/orders`, body: { type: 'xml', text: '<?xml version="1.0"?>\n<order id="7">\n  <!-- one item -->\n  <item sku="{{sku}}">Tea</item>\n</order>' } },
       'requests/Page.yaml': { name: 'Page', seq: 2, method: 'POST', url: `${echo.base}/pages`, body: { type: 'text', contentType: 'text/html; charset=utf-8', text: '<!doctype html>\n<html><body class="x"><h1>Hi</h1></body></html>' } },
       'requests/Note.yaml': { name: 'Note', seq: 3, method: 'POST', url: `${echo.base}/notes`, body: { type: 'text', text: '<order> is plain text here' } },
       'requests/Upload.yaml': { name: 'Upload', seq: 4, method: 'PUT', url: `${echo.base}/files`, body: { type: 'binary', file: 'files/logo.png' } },
-    });
-    await fs.mkdir(path.join(ws.root, 'files'));
-    await fs.writeFile(path.join(ws.root, 'files/logo.png'), BYTES);
-    ({ app, browser, page, log } = await openAppPage(ws, { stepTimeoutMs: 20_000, log: true }));
+    }, { stepTimeoutMs: 20_000, log: true, prepare: async (ws) => {
+      await fs.mkdir(path.join(ws.root, 'files'));
+      await fs.writeFile(path.join(ws.root, 'files/logo.png'), BYTES);
+    } }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await echo?.close();
-    await ws?.cleanup();
   });
 
   const open = async (name: string) => {

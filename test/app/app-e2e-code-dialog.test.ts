@@ -11,8 +11,8 @@ import type { AppServer } from '../../src/app/server/index.js';
 import { exportSavedRequest } from '../../src/codegen/export-saved.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, type PageLog } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openWorkspacePage, type PageLog } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 import { defineContrast, lowContrast } from '../support/contrast.js';
 
 const missing = browserMissing();
@@ -31,18 +31,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Copy as code', ()
   let log: PageLog;
 
   beforeAll(async () => {
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page, log } = await openWorkspacePage({
       'requests/Create.yaml': { name: 'Create', seq: 1, method: 'POST', url: 'http://127.0.0.1:9/things?x=1', headers: [{ key: 'X-Team', value: 'blue' }], body: { type: 'json', text: '{"name": "Ada"}' } },
       'requests/Big.yaml': { name: 'Big', seq: 2, method: 'POST', url: 'http://127.0.0.1:9/big', body: { type: 'json', text: BIG } },
-    });
-    ({ app, browser, page, log } = await openAppPage(ws, { stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] }, log: true }));
+    }, { stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] }, log: true }));
     await page.getByRole('treeitem', { name: /Create$/ }).click();
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   const dialog = () => page.getByRole('dialog', { name: 'Copy as code' });
   const search = () => dialog().getByRole('combobox', { name: 'Search languages' });

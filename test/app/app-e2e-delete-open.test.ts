@@ -13,8 +13,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, drawn, holdRequest, openAppPage } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, drawn, holdRequest, openWorkspacePage } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -44,7 +44,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the open request 
   const notices = () => page.locator('.notice[role=alert]').allTextContents();
 
   beforeAll(async () => {
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page } = await openWorkspacePage({
       'requests/Plain.yaml': { name: 'Plain', seq: 1, url: 'http://127.0.0.1:9/plain' },
       'requests/Doomed/_folder.yaml': { name: 'Doomed' },
       'requests/Doomed/Busy.yaml': { name: 'Busy', url: 'http://127.0.0.1:9/busy' },
@@ -53,14 +53,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the open request 
       'requests/Locked/_folder.yaml': { name: 'Locked' },
       'requests/Locked/Kept.yaml': { name: 'Kept', url: 'http://127.0.0.1:9/kept' },
       'requests/Locked/Fixed.yaml': { name: 'Fixed', url: 'http://127.0.0.1:9/fixed' },
-    });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, onDialog: (d) => { asked.push(d.message()); void d.accept(); } }));
+    }, { viewport: { width: 1400, height: 1000 }, onDialog: (d) => { asked.push(d.message()); void d.accept(); } }));
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   const deleteFolder = async (name: string) => {
     await page.getByRole('treeitem', { name: new RegExp(name) }).first().click({ button: 'right' });

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, drawn, gotoApp, holdRequest, openAppPage } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, closeAppPage, drawn, gotoApp, holdRequest, openWorkspacePage } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -63,19 +63,15 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
 
   beforeAll(async () => {
     echo = await startEcho();
-    ws = await makeWorkspace(
-      {
-        'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'local' }] },
-        'environments/staging.yaml': { name: 'Staging', variables: [{ key: 'who', value: 'staging' }] },
-        'requests/Users/Get user.yaml': { name: 'Get user', url: '{{base}}/users/42' },
-        'requests/Users/List users.yaml': { name: 'List users', url: '{{base}}/users' },
-        'requests/Health.yaml': { name: 'Health', url: '{{base}}/health' },
-        'requests/Imports/_folder.yaml': { name: 'Imports' },
-      },
-      { variables: [{ key: 'base', value: echo.base }] },
-    );
     scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'ferry-app-dialogs-'));
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, onDialog: (d) => {
+    ({ ws, app, browser, page } = await openWorkspacePage({
+      'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'local' }] },
+      'environments/staging.yaml': { name: 'Staging', variables: [{ key: 'who', value: 'staging' }] },
+      'requests/Users/Get user.yaml': { name: 'Get user', url: '{{base}}/users/42' },
+      'requests/Users/List users.yaml': { name: 'List users', url: '{{base}}/users' },
+      'requests/Health.yaml': { name: 'Health', url: '{{base}}/health' },
+      'requests/Imports/_folder.yaml': { name: 'Imports' },
+    }, { workspace: { variables: [{ key: 'base', value: echo.base }] }, viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, onDialog: (d) => {
       dialogs.push(d.message());
       void (d.type() === 'confirm' && !confirmAnswer ? d.dismiss() : d.accept());
     } }));
@@ -83,9 +79,8 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: palette, imports,
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await echo?.close();
-    await ws?.cleanup();
     if (scratch) await fs.rm(scratch, { recursive: true, force: true });
   });
 

@@ -17,8 +17,8 @@ import { promisify } from 'node:util';
 import type { Browser, Dialog, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, drawn, holdRequest, openAppPage, type PageLog } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, drawn, holdRequest, openWorkspacePage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -38,7 +38,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
   const onDialog = (d: Dialog) => { asked.push(d.message()); void (answer === 'accept' ? d.accept() : d.dismiss()); };
 
   beforeAll(async () => {
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page, log } = await openWorkspacePage({
       'requests/Plain.yaml': { name: 'Plain', seq: 1, url: 'http://127.0.0.1:9/plain' },
       'requests/Users/_folder.yaml': { name: 'Users', headers: [{ key: 'X-Team', value: 'zero' }] },
       'requests/Users/Who.yaml': { name: 'Who', url: 'http://127.0.0.1:9/who' },
@@ -49,14 +49,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: which read of a f
       'servers/board.yaml': 'name: Board\nkind: websocket\ndocs: board notes\nwebsocket:\n  mode: manual\n',
       'servers/echo.yaml': 'name: Echo\nkind: websocket\ndocs: echo notes\nwebsocket:\n  mode: echo\n',
       'loadtests/smoke.yaml': SMOKE,
-    });
-    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, log: true, onDialog }));
+    }, { viewport: { width: 1400, height: 1000 }, log: true, onDialog }));
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it('New environment: Esc, × and Cancel with a name typed ask first (Cancel keeps it); OK drops it and creates nothing', async () => {
     const dialog = page.getByRole('dialog', { name: 'New environment' });

@@ -12,9 +12,9 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 import { until } from './api-client.js';
-import { browserMissing, closeAppPage, holdRequest, openAppPage, type PageLog } from './browser.js';
+import { browserMissing, closeAppPage, holdRequest, openWorkspacePage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -33,8 +33,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the environment d
   const value = () => dialog().getByLabel('Value 1').inputValue();
 
   beforeAll(async () => {
-    ws = await makeWorkspace({ 'requests/Plain.yaml': { name: 'Plain', url: 'http://127.0.0.1:9/' }, 'environments/local.yaml': local('one') });
-    ({ app, browser, page, log } = await openAppPage(ws, { log: true }));
+    ({ ws, app, browser, page, log } = await openWorkspacePage({ 'requests/Plain.yaml': { name: 'Plain', url: 'http://127.0.0.1:9/' }, 'environments/local.yaml': local('one') }, { log: true }));
     await page.getByLabel('Environment', { exact: true }).selectOption('local');
     // The pick shows at once and is saved by a POST: each test reloads the page, which must find it saved.
     await until('the picked environment saved', async () => (await page.evaluate(async () => (await (await fetch('/api/workspace')).json()).activeEnvironment)) === 'local');
@@ -46,10 +45,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the environment d
     await page.getByRole('button', { name: 'Edit environment' }).waitFor();
   });
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it('a first read that failed: nothing to type into meanwhile, and once the file reads its error is gone and the variables show', async () => {
     const original = await fs.readFile(file('ferry.yaml'), 'utf8');

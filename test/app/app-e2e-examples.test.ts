@@ -11,9 +11,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { browserMissing, closeAppPage, openAppPage, openWorkspacePage } from './browser.js';
 import { DEMO } from '../support/demo.js';
-import { makeWorkspace } from '../runner/workspace.js';
 import { freePort } from '../support/servers/index.js';
 import type { TempWorkspace } from '../runner/workspace.js';
 
@@ -51,10 +50,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the example works
     await page.getByRole('treeitem', { name: /Health/ }).waitFor();
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it('starts the servers from the notice, and sends each kind of request with the environment picked', async () => {
     const notice = page.getByRole('region', { name: 'Servers not started' });
@@ -139,16 +135,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the protocols exa
   let page: Page;
 
   beforeAll(async () => {
-    ws = await makeWorkspace({});
-    await fs.cp(path.join(DEMO, '..', 'protocols'), ws.root, { recursive: true });
-    ({ app, browser, page } = await openAppPage(ws, { stepTimeoutMs: 30_000 }));
+    ({ ws, app, browser, page } = await openWorkspacePage({}, { stepTimeoutMs: 30_000, prepare: async (ws) => {
+      await fs.cp(path.join(DEMO, '..', 'protocols'), ws.root, { recursive: true });
+    } }));
     await page.getByRole('treeitem', { name: /Streaming/ }).waitFor();
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it("lines up the names of a folder's requests whatever their kind (websocket, socketio, mqtt…), each badge saying its kind", async () => {
     const tree = page.getByRole('tree');

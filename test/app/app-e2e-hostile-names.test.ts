@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { browserMissing, closeAppPage, openAppPage } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, openWorkspacePage } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -30,26 +30,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: names holding bid
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    ws = await makeWorkspace(
-      {
-        'requests/Billing/_folder.yaml': { name: 'Bill\u2066ing' },
-        'requests/Billing/Invoice.yaml': { name: 'Invoice \u202Efdp.exe', url: 'http://127.0.0.1:9/' },
-        'environments/prod.yaml': { name: 'Prod\u202Edog', variables: [] },
-        'environments/team.yaml': { name: 'Team', variables: [{ key: 'who', value: 'team' }] },
-      },
-      { name: 'Shop\nNot the shop' },
-    );
-    ({ app, browser, page } = await openAppPage(ws, { onDialog: (d) => {
+    ({ ws, app, browser, page } = await openWorkspacePage({
+      'requests/Billing/_folder.yaml': { name: 'Bill\u2066ing' },
+      'requests/Billing/Invoice.yaml': { name: 'Invoice \u202Efdp.exe', url: 'http://127.0.0.1:9/' },
+      'environments/prod.yaml': { name: 'Prod\u202Edog', variables: [] },
+      'environments/team.yaml': { name: 'Team', variables: [{ key: 'who', value: 'team' }] },
+    }, { workspace: { name: 'Shop\nNot the shop' }, onDialog: (d) => {
       dialogs.push(d.message());
       void d.dismiss();
     } }));
     await page.getByRole('treeitem', { name: /Bill/ }).waitFor();
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it('shows the names escaped in the tree, the top bar and the environment list; nothing on the page holds them raw', async () => {
     await page.getByRole('treeitem', { name: /Bill/ }).click();

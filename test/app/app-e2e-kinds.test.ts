@@ -22,8 +22,8 @@ import { startDnsFixture, type DnsFixture } from '../support/dns-fixture.js';
 import { ECHO_PROTO, startGrpcPeer, type GrpcPeer } from '../protocols/grpc-peer.js';
 import { mosquittoMissing, startAedes, startMosquitto } from '../protocols/mqtt-brokers.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, drawn, openAppPage, type PageLog } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, closeAppPage, drawn, openWorkspacePage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -70,7 +70,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
     });
     await new Promise<void>((resolve) => stall.listen(0, '127.0.0.1', resolve));
     const stallUrl = `grpc://127.0.0.1:${(stall.address() as AddressInfo).port}`;
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page, log } = await openWorkspacePage({
       'requests/Text record.yaml': { name: 'Text record', kind: 'dns', seq: 4, url: 'bytes.ferry.test', method: 'TXT', dns: { server: `127.0.0.1:${dns.port}` } },
       'requests/CAA record.yaml': { name: 'CAA record', kind: 'dns', seq: 5, url: 'bytes.ferry.test', method: 'CAA', dns: { server: `127.0.0.1:${dns.port}` } },
       'requests/Users.yaml': { name: 'Users', seq: 3, method: 'POST', url: gqlUrl, body: { type: 'graphql', graphql: { query: '{ user(id: 1) { nick } }' } } },
@@ -81,19 +81,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: gRPC and MCP pick
       'requests/Silent schema.yaml': { name: 'Silent schema', seq: 10, method: 'POST', url: `http://127.0.0.1:${(stall.address() as AddressInfo).port}/graphql`, settings: { timeoutMs: 2000 }, body: { type: 'graphql', graphql: { query: '{ users { id } }' } } },
       'requests/Silent server.yaml': { name: 'Silent server', kind: 'grpc', seq: 9, url: stallUrl, method: 'ferry.test.Echo/Say', settings: { timeoutMs: 2000 } },
       'requests/Outside proto.yaml': { name: 'Outside proto', kind: 'grpc', seq: 8, url: grpcPeer.url, method: 'ferry.test.Echo/Say', grpc: { protoFiles: ['../outside.proto'] } },
-    });
-    ({ app, browser, page, log } = await openAppPage(ws, { log: true }));
+    }, { log: true }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await grpcPeer?.close();
     await mcpPeer?.close();
     await new Promise((resolve) => gqlServer?.close(resolve));
     await dns?.close();
     for (const socket of stalled) socket.destroy();
     await new Promise((resolve) => stall?.close(resolve));
-    await ws?.cleanup();
   });
 
   it('gRPC: a method picked from reflection gets its message skeleton and is called', async () => {
@@ -309,14 +307,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a request of each
   const options = () => page.getByRole('group', { name: /options$/ });
 
   beforeAll(async () => {
-    ws = await makeWorkspace({ 'requests/Other.yaml': { name: 'Other', seq: 9, url: 'http://127.0.0.1:9/' } });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 } }));
+    ({ ws, app, browser, page } = await openWorkspacePage({ 'requests/Other.yaml': { name: 'Other', seq: 9, url: 'http://127.0.0.1:9/' } }, { viewport: { width: 1400, height: 1000 } }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     for (const close of closers.reverse()) await close();
-    await ws?.cleanup();
   });
 
   it('TCP: framing and line ending chosen in the form are what the peer reads; the file has only what differs from the defaults', async () => {

@@ -12,9 +12,9 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import type { AppServer } from '../../src/app/server/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 import { defineContrast, lowContrast } from '../support/contrast.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, showTheme } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openWorkspacePage, showTheme } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -60,19 +60,17 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: stream messages h
       }
     }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page } = await openWorkspacePage({
       'requests/Feed.yaml': { name: 'Feed', seq: 1, kind: 'websocket', url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/feed`, body: { type: 'text', text: 'greet' } },
       'requests/Readings.yaml': { name: 'Readings', seq: 2, kind: 'sse', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/events` },
-    });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, stepTimeoutMs: 20_000 }));
+    }, { viewport: { width: 1400, height: 1000 }, stepTimeoutMs: 20_000 }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     for (const client of wss?.clients ?? []) client.terminate();
     wss?.close();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    await ws?.cleanup();
   });
 
   const panel = () => page.getByLabel('Live connection');

@@ -16,9 +16,9 @@ import { parse } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
 
 import { startAedes, type Broker } from '../protocols/mqtt-brokers.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 import { startStreamableHttp, type McpPeer } from '../protocols/mcp-peers.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openWorkspacePage } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -52,21 +52,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: live connections'
     };
     broker = await startAedes();
     mcpPeer = await startStreamableHttp();
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page } = await openWorkspacePage({
       'requests/Tools.yaml': { name: 'Tools', seq: 3, kind: 'mcp', url: mcpPeer.url, mcp: { name: 'add', arguments: '{"a": 2, "b": 3}' }, settings: { timeoutMs: 10000 } },
       'requests/Chat.yaml': { name: 'Chat', seq: 1, kind: 'websocket', url: echo.url, body: { type: 'text', text: 'draft hello' } },
       'requests/Sensors.yaml': { name: 'Sensors', seq: 2, kind: 'mqtt', url: broker.url },
       'requests/Raw.yaml': { name: 'Raw', seq: 4, kind: 'tcp', url: 'tcp://127.0.0.1:9', body: { type: 'text', text: 'hello' } },
-    });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 } }));
+    }, { viewport: { width: 1400, height: 1000 } }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await echo?.close();
     await broker?.close();
     await mcpPeer?.close();
-    await ws?.cleanup();
   });
 
   it('WebSocket: connect, a message typed in the composer echoed back, search, save as draft, disconnect', async () => {

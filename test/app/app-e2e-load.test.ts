@@ -15,8 +15,8 @@ import { parseResource } from '../../src/model/index.js';
 
 import { startTargetServer, type TargetServer } from '../load/target-server.js';
 import { defineContrast } from '../support/contrast.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openWorkspacePage } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -86,18 +86,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: load tests', () =
 
   beforeAll(async () => {
     target = await startTargetServer();
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page } = await openWorkspacePage({
       'requests/Hello.yaml': { name: 'Hello', seq: 1, url: `${target.url}/hello` },
       'requests/Other.yaml': { name: 'Other', seq: 2, url: `${target.url}/other` },
       'loadtests/smoke.yaml': SMOKE,
-    });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 } }));
+    }, { viewport: { width: 1400, height: 1000 } }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await target?.close();
-    await ws?.cleanup();
   });
 
   it('edits a load test: a wrong weight is refused with its field, the stages redraw the ramp, the save keeps the comments', async () => {

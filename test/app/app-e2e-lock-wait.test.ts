@@ -11,9 +11,9 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { browserMissing, closeAppPage, gotoApp, openAppPage } from './browser.js';
+import { browserMissing, closeAppPage, gotoApp, openWorkspacePage } from './browser.js';
 import { holdLockInAnotherProcess, type LockHolder } from './lock-holder.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 import { folderSnapshot } from '../support/temp.js';
 
 const missing = browserMissing();
@@ -31,11 +31,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: dialogs that writ
   let page: Page;
 
   beforeAll(async () => {
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page } = await openWorkspacePage({
       'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'local' }] },
       'requests/Health.yaml': { name: 'Health', url: 'http://127.0.0.1:1/health' },
-    });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000 }));
+    }, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000 }));
     await page.getByRole('treeitem', { name: /Health/ }).waitFor();
     // The folder an update from API spec updates, imported as the page would.
     const imported = await page.evaluate(async (text) => (await fetch('/api/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text, fileName: 'shop.json' }) })).status, V1);
@@ -44,10 +43,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: dialogs that writ
     await page.getByLabel('Environment', { exact: true }).selectOption('local');
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   /**
    * Clicks `act` in `dialog` while another process holds the lock: the dialog says the wait, naming

@@ -10,8 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { browserMissing, closeAppPage, openAppPage } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, openWorkspacePage } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -25,14 +25,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: new servers', () 
   const names: string[] = [];
 
   beforeAll(async () => {
-    ws = await makeWorkspace({ 'servers/existing.yaml': { name: 'Existing', port: 3000 } });
-    ({ app, browser, page } = await openAppPage(ws, { onDialog: (d) => void d.accept(names.shift()) }));
+    ({ ws, app, browser, page } = await openWorkspacePage({ 'servers/existing.yaml': { name: 'Existing', port: 3000 } }, { onDialog: (d) => void d.accept(names.shift()) }));
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it('two HTTP mock servers made in the app after one in the file: 3001 and 3002, in the list, the editor and the files', async () => {
     await page.getByRole('button', { name: 'Servers', exact: true }).click();

@@ -12,8 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openWorkspacePage } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -59,25 +59,20 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: panels', () => {
 
   beforeAll(async () => {
     site = await startSite();
-    ws = await makeWorkspace(
-      {
-        'servers/mock.yaml': { name: 'Mock API', http: { routes: [{ name: 'Hello', method: 'GET', path: '/hello', body: '{"hi": true}' }] } },
-        'servers/events.yaml': { name: 'Events', kind: 'sse', sse: { intervalMs: 1000, events: [{ event: 'a', data: 'one' }, { event: 'b', data: 'two' }, { event: 'c', data: 'three' }] } },
-        'requests/Login.yaml': { name: 'Login', seq: 1, url: '{{base}}/login' },
-        'requests/Shop/_folder.yaml': { name: 'Shop', seq: 2 },
-        'requests/Shop/First.yaml': { name: 'First', seq: 1, url: '{{base}}/first?user={{user}}' },
-        'requests/Shop/Second.yaml': { name: 'Second', seq: 2, url: '{{base}}/second' },
-        'requests/Shop/Third.yaml': { name: 'Third', seq: 3, url: '{{base}}/third' },
-      },
-      { variables: [{ key: 'base', value: site.base }] },
-    );
-    ({ app, browser, page } = await openAppPage(ws, { context: { acceptDownloads: true } }));
+    ({ ws, app, browser, page } = await openWorkspacePage({
+      'servers/mock.yaml': { name: 'Mock API', http: { routes: [{ name: 'Hello', method: 'GET', path: '/hello', body: '{"hi": true}' }] } },
+      'servers/events.yaml': { name: 'Events', kind: 'sse', sse: { intervalMs: 1000, events: [{ event: 'a', data: 'one' }, { event: 'b', data: 'two' }, { event: 'c', data: 'three' }] } },
+      'requests/Login.yaml': { name: 'Login', seq: 1, url: '{{base}}/login' },
+      'requests/Shop/_folder.yaml': { name: 'Shop', seq: 2 },
+      'requests/Shop/First.yaml': { name: 'First', seq: 1, url: '{{base}}/first?user={{user}}' },
+      'requests/Shop/Second.yaml': { name: 'Second', seq: 2, url: '{{base}}/second' },
+      'requests/Shop/Third.yaml': { name: 'Third', seq: 3, url: '{{base}}/third' },
+    }, { workspace: { variables: [{ key: 'base', value: site.base }] }, context: { acceptDownloads: true } }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await site?.close();
-    await ws?.cleanup();
   });
 
   it('servers panel: lists the servers, starts one, shows its traffic live, stops it', async () => {

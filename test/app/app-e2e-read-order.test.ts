@@ -14,8 +14,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, drawn, holdRequest, openAppPage, type PageLog } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, drawn, holdRequest, openWorkspacePage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -32,17 +32,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: late reads of an 
   const panel = () => page.getByRole('region', { name: 'Load tests' });
 
   beforeAll(async () => {
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page, log } = await openWorkspacePage({
       'requests/Plain.yaml': { name: 'Plain', seq: 1, url: 'http://127.0.0.1:9/plain' },
       'loadtests/smoke.yaml': SMOKE,
-    });
-    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, log: true }));
+    }, { viewport: { width: 1400, height: 1000 }, log: true }));
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it('a read asked before Save and answered after it does not put the file as it was before the save back', async () => {
     await page.getByRole('button', { name: 'Load tests', exact: true }).click();

@@ -16,8 +16,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, openAppPage, type PageLog } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, openWorkspacePage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -36,20 +36,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: a save refused fo
   const file = (p: string) => path.join(ws.root, p);
 
   beforeAll(async () => {
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page, log } = await openWorkspacePage({
       'requests/Plain.yaml': { name: 'Plain', seq: 1, url: 'http://127.0.0.1:9/plain' },
       'requests/Refused.yaml': { name: 'Refused', seq: 2, url: 'http://127.0.0.1:9/a' },
       'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'one' }] },
       'servers/chat.yaml': CHAT,
       'loadtests/smoke.yaml': SMOKE,
-    });
-    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, log: true, onDialog: (d) => { asked.push(d.message()); void d.accept(); } }));
+    }, { viewport: { width: 1400, height: 1000 }, log: true, onDialog: (d) => { asked.push(d.message()); void d.accept(); } }));
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it('the request editor: the refused edit stays with its notice and the bar; Take the file\'s version drops both, and opening another request asks nothing', async () => {
     await page.getByRole('treeitem', { name: /Refused/ }).click();

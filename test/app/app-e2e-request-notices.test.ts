@@ -5,8 +5,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { browserMissing, closeAppPage, openAppPage } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, openWorkspacePage } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 import { holdLockInAnotherProcess } from './lock-holder.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -21,18 +21,14 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: notices of the re
   let page: Page;
 
   beforeAll(async () => {
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page } = await openWorkspacePage({
       'requests/Typo.yaml': { name: 'Typo', url: 'http://127.0.0.1:1/', hedaers: [{ key: 'a', value: '1' }] },
       'requests/Clean.yaml': { name: 'Clean', url: 'http://127.0.0.1:1/' },
-    });
-    ({ app, browser, page } = await openAppPage(ws, { stepTimeoutMs: 30_000 }));
+    }, { stepTimeoutMs: 30_000 }));
     await page.getByRole('treeitem', { name: /Typo/ }).waitFor();
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it('shows the line for a request with a misspelt field, and none for a clean one', async () => {
     await page.getByRole('treeitem', { name: /Typo/ }).click();

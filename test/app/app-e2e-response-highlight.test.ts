@@ -11,9 +11,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 import { defineContrast, lowContrast } from '../support/contrast.js';
-import { ARTIFACTS, browserMissing, closeAppPage, openAppPage, showTheme, type PageLog } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, openWorkspacePage, showTheme, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -70,18 +70,16 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the response view
       if (answer) res.writeHead(200, { 'content-type': answer[0] }).end(answer[1]);
       else res.writeHead(404).end();
     }), 'http');
-    ws = await makeWorkspace(Object.fromEntries(Object.entries(names).map(([at, name], i) => [`requests/${name}.yaml`, {
+    ({ ws, app, browser, page, log } = await openWorkspacePage(Object.fromEntries(Object.entries(names).map(([at, name], i) => [`requests/${name}.yaml`, {
       name, seq: i + 1, url: `${site.url}${at}`,
       // A body that is a template: `{{user}}` filled in when sent (left as written: no such variable).
       ...(name === 'Template' ? { method: 'POST', body: { type: 'json', text: '{"who": "{{user}}"}' } } : {}),
-    }])));
-    ({ app, browser, page, log } = await openAppPage(ws, { stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] }, log: true }));
+    }])), { stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] }, log: true }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await site?.close();
-    await ws?.cleanup();
   });
 
   it('highlights a JSON answer with a mode the first load does not carry; read-only, selected and copied whole, searched with Ctrl+F', async () => {

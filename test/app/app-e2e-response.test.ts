@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { listenLoopback, type Listening } from '../support/servers/listen.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openAppPage, responseText, WEB_ROOT } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, openWorkspacePage, responseText, WEB_ROOT } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -70,7 +70,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
 
   beforeAll(async () => {
     site = await startSite();
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page } = await openWorkspacePage({
       'requests/User.yaml': { name: 'User', seq: 1, url: `${site.url}/users/42` },
       'requests/Big.yaml': { name: 'Big', seq: 2, url: `${site.url}/big` },
       'requests/Ids.yaml': { name: 'Ids', seq: 3, url: `${site.url}/ids` },
@@ -83,14 +83,12 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: the editor/answer
       'requests/Cookies.yaml': { name: 'Cookies', seq: 10, url: `${site.url}/cookies` },
       'requests/Picture.yaml': { name: 'Picture', seq: 11, url: `${site.url}/svg` },
       'requests/Nothing.yaml': { name: 'Nothing', seq: 12, url: `${site.url}/nothing` },
-    });
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] } }));
+    }, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 20_000, context: { permissions: ['clipboard-read', 'clipboard-write'] } }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await site?.close();
-    await ws?.cleanup();
   });
 
   it('resizes the editor/answer split by mouse and keyboard, stacks it on request; both kept on this computer for the next start, not in the workspace', async () => {

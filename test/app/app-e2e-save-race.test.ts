@@ -15,8 +15,8 @@ import type { Browser, Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, holdRequest, openAppPage, type PageLog } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, holdRequest, openWorkspacePage, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -32,7 +32,7 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
   let log: PageLog;
 
   beforeAll(async () => {
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page, log } = await openWorkspacePage({
       'requests/Plain.yaml': { name: 'Plain', seq: 1, url: 'http://127.0.0.1:9/plain' },
       'requests/Params.yaml': { name: 'Params', seq: 2, url: 'http://127.0.0.1:9/p?a=1&b=2&c=3' },
       'requests/Users/_folder.yaml': { name: 'Users' },
@@ -40,14 +40,10 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: edits typed while
       'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'one' }] },
       'servers/chat.yaml': '# a chat for the test\nname: Chat\nkind: websocket\nwebsocket:\n  mode: manual\n',
       'loadtests/smoke.yaml': 'name: Smoke\ntargets:\n  - request: Plain.yaml\n    weight: 1\nstages:\n  - { durationSecs: 6, target: 2 }\n',
-    });
-    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, log: true }));
+    }, { viewport: { width: 1400, height: 1000 }, log: true }));
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it('load tests: a stage typed while Save is on its way stays, as unsaved, and the next Save writes it', async () => {
     const panel = page.getByRole('region', { name: 'Load tests' });

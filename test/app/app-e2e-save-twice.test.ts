@@ -15,8 +15,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { browserMissing, closeAppPage, gotoApp, holdRequest, liveTaken, openAppPage, type LiveTaken, type PageLog } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
+import { browserMissing, closeAppPage, gotoApp, holdRequest, liveTaken, openWorkspacePage, type LiveTaken, type PageLog } from './browser.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -141,25 +141,21 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: Save pressed agai
   const read = (p: string) => fs.readFile(path.join(ws.root, p), 'utf8');
 
   beforeAll(async () => {
-    ws = await makeWorkspace({
+    ({ ws, app, browser, page, log } = await openWorkspacePage({
       'requests/Plain.yaml': { name: 'Plain', seq: 1, url: 'http://127.0.0.1:9/plain' },
       'requests/Users/_folder.yaml': { name: 'Users', headers: [{ key: 'X-Team', value: 'zero' }] },
       'requests/Users/Who.yaml': { name: 'Who', url: 'http://127.0.0.1:9/who' },
       'environments/local.yaml': { name: 'Local', variables: [{ key: 'who', value: 'one' }] },
       'servers/board.yaml': 'name: Board\nkind: websocket\nwebsocket:\n  mode: manual\n',
       'loadtests/soak.yaml': 'name: Soak\ntargets:\n  - request: Plain.yaml\n    weight: 1\nstages:\n  - { durationSecs: 6, target: 2 }\n',
-    });
-    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 }, goto: false, log: true }));
+    }, { viewport: { width: 1400, height: 1000 }, goto: false, log: true }));
     live = await liveTaken(page);
     page.on('request', (r) => requests.push({ method: r.method(), url: r.url(), body: r.postData() }));
     page.on('response', (r) => { if (r.request().method() === 'PUT') answers.push({ url: r.url(), status: r.status() }); });
     await gotoApp(page, app);
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   for (const editor of editors) {
     it(`${editor.name}: Save, its own write reported while the answer is held, typing, Ctrl+S and Save again: one more PUT, of the last text, no conflict`, async () => {

@@ -21,7 +21,7 @@ import WebSocket from 'ws';
 import { type AppServer, startAppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
-import { ARTIFACTS, browserMissing, closeAppPage, drawn, ensureBuiltUi, gotoApp, holdRequest, launchBrowser, openAppPage, WEB_ROOT } from './browser.js';
+import { ARTIFACTS, browserMissing, closeAppPage, drawn, ensureBuiltUi, gotoApp, holdRequest, launchBrowser, openWorkspacePage, WEB_ROOT } from './browser.js';
 import { freePort } from '../support/servers/index.js';
 
 const missing = browserMissing();
@@ -58,20 +58,13 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: servers', () => {
   let page: Page;
 
   beforeAll(async () => {
-    ws = await makeWorkspace(
-      {
-        'servers/chat.yaml': '# a chat for the test\nname: Chat\nkind: websocket\nwebsocket:\n  mode: manual\n',
-        'servers/names.yaml': { name: 'Names', kind: 'dns', dns: { records: [{ name: 'api.test', type: 'A', value: '127.0.0.9' }] } },
-      },
-      { variables: [{ key: 'who', value: 'Ada' }] },
-    );
-    ({ app, browser, page } = await openAppPage(ws, { viewport: { width: 1400, height: 1000 } }));
+    ({ ws, app, browser, page } = await openWorkspacePage({
+      'servers/chat.yaml': '# a chat for the test\nname: Chat\nkind: websocket\nwebsocket:\n  mode: manual\n',
+      'servers/names.yaml': { name: 'Names', kind: 'dns', dns: { records: [{ name: 'api.test', type: 'A', value: '127.0.0.9' }] } },
+    }, { workspace: { variables: [{ key: 'who', value: 'Ada' }] }, viewport: { width: 1400, height: 1000 } }));
   }, 120_000);
 
-  afterAll(async () => {
-    await closeAppPage({ browser, app });
-    await ws?.cleanup();
-  });
+  afterAll(() => closeAppPage({ browser, app, ws }));
 
   it('WebSocket: started in the panel, a client message in its traffic, a message sent back from the panel reaches that client', async () => {
     await page.getByRole('button', { name: 'Servers', exact: true }).click();

@@ -17,8 +17,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
-import { ARTIFACTS, browserMissing, closeAppPage, drawn, holdRequest, openAppPage } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, closeAppPage, drawn, holdRequest, openWorkspacePage } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 import { startAuthServer, type AuthServer } from './token-servers.js';
 
 const missing = browserMissing();
@@ -70,24 +70,20 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
   beforeAll(async () => {
     recorder = await startRecorder();
     auth = await startAuthServer();
-    ws = await makeWorkspace(
-      {
-        'requests/Users/_folder.yaml': '# the team folder\nname: Users\n',
-        'requests/Users/Who.yaml': { name: 'Who', url: '{{base}}/who' },
-        'requests/Team- Blue/_folder.yaml': { name: 'Team: Blue' },
-        'requests/Shop/_folder.yaml': '# imported\nname: Shop\nopenapi:\n  spec: specs/shop.yaml\n',
-        'requests/Shop/List items.yaml': { name: 'List items', url: '{{base}}/items', openapi: { operation: 'GET /items' } },
-        'specs/shop.yaml': 'openapi: 3.0.3\ninfo: {title: Shop, version: "1"}\npaths:\n  /items:\n    get:\n      responses:\n        \'200\': {description: ok, content: {application/json: {schema: {type: array}}}}\n',
-        'requests/Broken/_folder.yaml': 'name: Broken\nheaders: [unclosed\n',
-        'requests/Broken/Inside.yaml': { name: 'Inside', url: '{{base}}/inside' },
-        'requests/Vault/_folder.yaml': {
-          name: 'Vault',
-          auth: { type: 'oauth2', grantType: 'password', tokenUrl: '{{authBase}}/token', clientId: 'app', username: 'ada', password: 'pw-1', authUrl: 'https://id.example/authorize', pkce: false },
-        },
+    ({ ws, app, browser, page } = await openWorkspacePage({
+      'requests/Users/_folder.yaml': '# the team folder\nname: Users\n',
+      'requests/Users/Who.yaml': { name: 'Who', url: '{{base}}/who' },
+      'requests/Team- Blue/_folder.yaml': { name: 'Team: Blue' },
+      'requests/Shop/_folder.yaml': '# imported\nname: Shop\nopenapi:\n  spec: specs/shop.yaml\n',
+      'requests/Shop/List items.yaml': { name: 'List items', url: '{{base}}/items', openapi: { operation: 'GET /items' } },
+      'specs/shop.yaml': 'openapi: 3.0.3\ninfo: {title: Shop, version: "1"}\npaths:\n  /items:\n    get:\n      responses:\n        \'200\': {description: ok, content: {application/json: {schema: {type: array}}}}\n',
+      'requests/Broken/_folder.yaml': 'name: Broken\nheaders: [unclosed\n',
+      'requests/Broken/Inside.yaml': { name: 'Inside', url: '{{base}}/inside' },
+      'requests/Vault/_folder.yaml': {
+        name: 'Vault',
+        auth: { type: 'oauth2', grantType: 'password', tokenUrl: '{{authBase}}/token', clientId: 'app', username: 'ada', password: 'pw-1', authUrl: 'https://id.example/authorize', pkce: false },
       },
-      { variables: [{ key: 'base', value: recorder.base }, { key: 'authBase', value: auth.url }] },
-    );
-    ({ app, browser, page } = await openAppPage(ws, { stepTimeoutMs: 30_000, onDialog: (d) => {
+    }, { workspace: { variables: [{ key: 'base', value: recorder.base }, { key: 'authBase', value: auth.url }] }, stepTimeoutMs: 30_000, onDialog: (d) => {
       asked.push(d.message());
       if (d.type() === 'prompt') return void d.dismiss().then(() => prompts.push({ message: d.message(), value: d.defaultValue() }));
       void (d.type() === 'confirm' && !confirmAnswer ? d.dismiss() : d.accept());
@@ -96,10 +92,9 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and worksp
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await recorder?.close();
     await auth?.close();
-    await ws?.cleanup();
   });
 
   it("edits a folder's auth and headers: _folder.yaml holds them, and ferry run of a request inside sends them", async () => {

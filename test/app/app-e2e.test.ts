@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
 
-import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, holdRequest, openAppPage, savesDone, waitForFile, WEB_ROOT, type PageLog } from './browser.js';
-import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, holdRequest, openWorkspacePage, savesDone, waitForFile, WEB_ROOT, type PageLog } from './browser.js';
+import type { TempWorkspace } from '../runner/workspace.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -61,24 +61,19 @@ describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
 
   beforeAll(async () => {
     echo = await startEcho();
-    ws = await makeWorkspace(
-      {
-        'environments/local.yaml': { name: 'Local', variables: [{ key: 'greeting', value: 'hello-local' }] },
-        'environments/staging.yaml': { name: 'Staging', variables: [{ key: 'greeting', value: 'hello-staging' }] },
-        'requests/Users/Get user.yaml': {
-          name: 'Get user', url: '{{base}}/users/42',
-          scripts: { postResponse: "pm.test('is Ada', () => pm.expect(pm.response.json().name).to.eql('Ada'));" },
-        },
+    ({ ws, app, browser, page, log } = await openWorkspacePage({
+      'environments/local.yaml': { name: 'Local', variables: [{ key: 'greeting', value: 'hello-local' }] },
+      'environments/staging.yaml': { name: 'Staging', variables: [{ key: 'greeting', value: 'hello-staging' }] },
+      'requests/Users/Get user.yaml': {
+        name: 'Get user', url: '{{base}}/users/42',
+        scripts: { postResponse: "pm.test('is Ada', () => pm.expect(pm.response.json().name).to.eql('Ada'));" },
       },
-      { variables: [{ key: 'base', value: echo.base }] },
-    );
-    ({ app, browser, page, log } = await openAppPage(ws, { viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, goto: false, log: true, onDialog: (d) => void d.accept(d.type() === 'prompt' ? 'Archive' : undefined) }));
+    }, { workspace: { variables: [{ key: 'base', value: echo.base }] }, viewport: { width: 1400, height: 860 }, stepTimeoutMs: 30_000, goto: false, log: true, onDialog: (d) => void d.accept(d.type() === 'prompt' ? 'Archive' : undefined) }));
   }, 120_000);
 
   afterAll(async () => {
-    await closeAppPage({ browser, app });
+    await closeAppPage({ browser, app, ws });
     await echo?.close();
-    await ws?.cleanup();
   });
 
   it('opens from the printed URL: the token becomes a cookie and leaves the address bar', async () => {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Dialog, type Locator, type Page, type Route } from 'playwright-core';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace } from '../../src/workspace/index.js';
-import type { TempWorkspace } from '../runner/workspace.js';
+import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
 
 export const CHROMIUM = process.env.FERRY_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -76,15 +76,22 @@ export async function openAppPage(ws: TempWorkspace, options: AppPageOptions = {
   await ensureBuiltUi();
   process.env.FERRY_DATA_DIR = ws.dataDir;
   const app = await startAppServer({ workspace: await openWorkspace(ws.root), webRoot: WEB_ROOT });
-  const browser = await launchBrowser();
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 }, colorScheme: 'light', ...options.context });
-  const page = await context.newPage();
-  page.setDefaultTimeout(options.stepTimeoutMs ?? 8_000);
-  if (options.onDialog) page.on('dialog', options.onDialog);
-  const log = options.log ? logPage(page) : undefined;
-  await fs.mkdir(ARTIFACTS, { recursive: true });
-  if (options.goto !== false) await gotoApp(page, app);
-  return { app, browser, page, ...(log ? { log } : {}) };
+  let browser: Browser | undefined;
+  // A set-up that fails part-way closes what it opened: its caller is given nothing to close.
+  try {
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 }, colorScheme: 'light', ...options.context });
+    const page = await context.newPage();
+    page.setDefaultTimeout(options.stepTimeoutMs ?? 8_000);
+    if (options.onDialog) page.on('dialog', options.onDialog);
+    const log = options.log ? logPage(page) : undefined;
+    await fs.mkdir(ARTIFACTS, { recursive: true });
+    if (options.goto !== false) await gotoApp(page, app);
+    return { app, browser, page, ...(log ? { log } : {}) };
+  } catch (error) {
+    await closeAppPage({ app, browser });
+    throw error;
+  }
 }
 
 /**
@@ -96,10 +103,36 @@ export async function gotoApp(page: Page, app: AppServer): Promise<void> {
   await page.waitForURL(`http://127.0.0.1:${app.port}/`, { timeout: 30_000 });
 }
 
-/** Closes what `openAppPage` opened (either part may be missing when set-up failed). */
-export async function closeAppPage(opened: Partial<AppPage>): Promise<void> {
+export interface WorkspacePageOptions extends AppPageOptions {
+  /** ferry.yaml's own fields (makeWorkspace's `workspace`). */
+  workspace?: Record<string, unknown>;
+  /** Done to the workspace before the app opens it (a binary file written, a folder copied in). */
+  prepare?: (ws: TempWorkspace) => Promise<void>;
+}
+
+/**
+ * What most Chromium tests start from: a workspace made of `files` (makeWorkspace) and
+ * `openAppPage` on it. Close with `closeAppPage`, given `ws` too; a set-up that fails removes the
+ * workspace itself.
+ */
+export async function openWorkspacePage(files: Record<string, unknown>, options: WorkspacePageOptions & { log: true }): Promise<AppPage & { ws: TempWorkspace; log: PageLog }>;
+export async function openWorkspacePage(files: Record<string, unknown>, options?: WorkspacePageOptions): Promise<AppPage & { ws: TempWorkspace }>;
+export async function openWorkspacePage(files: Record<string, unknown>, { workspace, prepare, ...options }: WorkspacePageOptions = {}): Promise<AppPage & { ws: TempWorkspace; log?: PageLog }> {
+  const ws = await makeWorkspace(files, workspace);
+  try {
+    await prepare?.(ws);
+    return { ws, ...(await openAppPage(ws, options)) };
+  } catch (error) {
+    await ws.cleanup();
+    throw error;
+  }
+}
+
+/** Closes what `openAppPage` opened (any part may be missing when set-up failed), and removes `ws` when given (`openWorkspacePage`'s). */
+export async function closeAppPage(opened: Partial<AppPage> & { ws?: TempWorkspace }): Promise<void> {
   await opened.browser?.close();
   await opened.app?.close();
+  await opened.ws?.cleanup();
 }
 
 /**
