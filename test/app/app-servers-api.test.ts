@@ -54,6 +54,24 @@ async function wsClient(url: string): Promise<{ ws: WebSocket; got: string[] }> 
 
 const portOf = (url: string) => Number(new URL(url.replace(/^(tcp|udp|dns):/, 'http:')).port);
 
+/**
+ * A port another program holds, for a server to be refused and, once the test frees it, to bind:
+ * from below the ephemeral range (freePort), so no other test's connection or listen(0) can take
+ * it in between; listen(0)'s port could be.
+ */
+async function heldPort(): Promise<{ holder: net.Server; port: number }> {
+  const holder = net.createServer();
+  const port = await freePort();
+  await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+  return { holder, port };
+}
+
+/** The server `id` of `ws` as it is now, known on this computer (started or saved here before). */
+async function knownHere(ws: TempWorkspace, id: string): Promise<void> {
+  const opened = await openWorkspace(ws.root);
+  await new KnownServers(opened.id, ws.root).remember(id, opened.servers.find((e) => e.id === id)!.value);
+}
+
 describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () => {
   let ws: TempWorkspace;
   let app: AppServer;
@@ -572,15 +590,9 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
 
   it('an autoStart server whose port was taken starts when its file is saved in the app, as `ferry serve` does; stopped by hand it stays stopped', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
-    const holder = net.createServer();
-    // Freed below, then bound by the server: from below the ephemeral range, so no other test's
-    // connection or listen(0) can take it in between (freePort); listen(0)'s port could be.
-    const portBelowEphemeral = await freePort();
-    await new Promise<void>((resolve) => holder.listen(portBelowEphemeral, '127.0.0.1', resolve));
-    const port = (holder.address() as net.AddressInfo).port;
+    const { holder, port } = await heldPort();
     await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
-    // Known on this computer (started or saved here before).
-    await new KnownServers((await openWorkspace(ws.root)).id, ws.root).remember('auto', (await openWorkspace(ws.root)).servers.find((e) => e.id === 'auto')!.value);
+    await knownHere(ws, 'auto');
     try {
       await reopen();
       expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: false, startError: expect.stringMatching(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program`)) });
@@ -607,12 +619,7 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
 
   it('a Start by hand that failed (its port in use) is tried again when the file is saved; a failed retry shows its error; stopped by hand it stays stopped', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
-    const holder = net.createServer();
-    // Freed below, then bound by the server: from below the ephemeral range, so no other test's
-    // connection or listen(0) can take it in between (freePort); listen(0)'s port could be.
-    const portBelowEphemeral = await freePort();
-    await new Promise<void>((resolve) => holder.listen(portBelowEphemeral, '127.0.0.1', resolve));
-    const port = (holder.address() as net.AddressInfo).port;
+    const { holder, port } = await heldPort();
     await ws.write('servers/manual.yaml', { name: 'Manual', kind: 'tcp', port, socket: { greeting: 'first' } });
     try {
       await reopen();
@@ -650,14 +657,9 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
 
   it('an autoStart server that failed, then started and stopped by hand, stays stopped when its file is saved', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
-    const holder = net.createServer();
-    // Freed below, then bound by the server: from below the ephemeral range, so no other test's
-    // connection or listen(0) can take it in between (freePort); listen(0)'s port could be.
-    const portBelowEphemeral = await freePort();
-    await new Promise<void>((resolve) => holder.listen(portBelowEphemeral, '127.0.0.1', resolve));
-    const port = (holder.address() as net.AddressInfo).port;
+    const { holder, port } = await heldPort();
     await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
-    await new KnownServers((await openWorkspace(ws.root)).id, ws.root).remember('auto', (await openWorkspace(ws.root)).servers.find((e) => e.id === 'auto')!.value);
+    await knownHere(ws, 'auto');
     try {
       await reopen();
       expect((await list()).find((r) => r.id === 'auto')!.startError).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program`));
@@ -675,14 +677,9 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
 
   it('an autoStart server that failed and is then changed outside Ferry waits for a start by hand (2.11)', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
-    const holder = net.createServer();
-    // Freed below, then bound by the server: from below the ephemeral range, so no other test's
-    // connection or listen(0) can take it in between (freePort); listen(0)'s port could be.
-    const portBelowEphemeral = await freePort();
-    await new Promise<void>((resolve) => holder.listen(portBelowEphemeral, '127.0.0.1', resolve));
-    const port = (holder.address() as net.AddressInfo).port;
+    const { holder, port } = await heldPort();
     await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
-    await new KnownServers((await openWorkspace(ws.root)).id, ws.root).remember('auto', (await openWorkspace(ws.root)).servers.find((e) => e.id === 'auto')!.value);
+    await knownHere(ws, 'auto');
     try {
       await reopen();
       expect((await list()).find((r) => r.id === 'auto')!.startError).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program`));
