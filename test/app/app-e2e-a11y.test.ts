@@ -5,13 +5,13 @@
  * (WCAG AA, 4.5:1, computed from the page's own styles).
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServer } from '../../src/app/server/index.js';
 
 import { browserMissing, closeAppPage, openWorkspacePage } from './browser.js';
 import type { TempWorkspace } from '../runner/workspace.js';
+import { listenLoopback } from '../support/servers/listen.js';
 import { defineContrast } from '../support/contrast.js';
 
 const missing = browserMissing();
@@ -24,18 +24,7 @@ function startSite(): Promise<{ base: string; close(): Promise<void> }> {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ url: req.url }));
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        base: `http://127.0.0.1:${port}`,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
-      });
-    });
-  });
+  return listenLoopback(server, 'http').then(({ url, close }) => ({ base: url, close }));
 }
 
 /** What has the keyboard: its role or tag, and its accessible label or text. */

@@ -16,6 +16,7 @@ import type { AppServer } from '../../src/app/server/index.js';
 
 import { ARTIFACTS, browserMissing, closeAppPage, drawn, gotoApp, holdRequest, openWorkspacePage } from './browser.js';
 import type { TempWorkspace } from '../runner/workspace.js';
+import { listenLoopback } from '../support/servers/listen.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -30,19 +31,7 @@ function startEcho(): Promise<{ base: string; hits(): number; close(): Promise<v
     if (req.url === '/health') res.setHeader('set-cookie', 'hc=ok-1; Path=/; HttpOnly');
     res.end(JSON.stringify({ method: req.method, url: req.url, answer: 'from-echo', token: req.headers['x-token'] ?? null }));
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        base: `http://127.0.0.1:${port}`,
-        hits: () => hits,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
-      });
-    });
-  });
+  return listenLoopback(server, 'http').then(({ url, close }) => ({ base: url, hits: () => hits, close }));
 }
 
 async function files(dir: string): Promise<string[]> {

@@ -6,7 +6,6 @@
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import type { AppServer } from '../../src/app/server/index.js';
 
 import { ARTIFACTS, browserMissing, closeAppPage, openWorkspacePage } from './browser.js';
 import type { TempWorkspace } from '../runner/workspace.js';
+import { listenLoopback } from '../support/servers/listen.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -25,18 +25,7 @@ function startSite(): Promise<{ base: string; close(): Promise<void> }> {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ url: req.url, cookie: req.headers.cookie ?? '' }));
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        base: `http://127.0.0.1:${port}`,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
-      });
-    });
-  });
+  return listenLoopback(server, 'http').then(({ url, close }) => ({ base: url, close }));
 }
 
 async function waitFor<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {

@@ -11,7 +11,6 @@
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import { parse } from 'yaml';
 import type { AppServer } from '../../src/app/server/index.js';
 import { ARTIFACTS, browserMissing, closeAppPage, drawn, holdRequest, openWorkspacePage } from './browser.js';
 import type { TempWorkspace } from '../runner/workspace.js';
+import { listenLoopback } from '../support/servers/listen.js';
 import { startAuthServer, type AuthServer } from './token-servers.js';
 
 const missing = browserMissing();
@@ -34,18 +34,7 @@ function startRecorder(): Promise<{ base: string; seen: http.IncomingHttpHeaders
     res.setHeader('content-type', 'application/json');
     res.end('{"ok":true}');
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      resolve({
-        base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        seen,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
-      });
-    });
-  });
+  return listenLoopback(server, 'http').then(({ url, close }) => ({ base: url, seen, close }));
 }
 
 describe.skipIf(missing !== undefined)('ferry app in Chromium: folder and workspace settings', () => {

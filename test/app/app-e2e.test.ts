@@ -5,7 +5,6 @@
  */
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { parse } from 'yaml';
@@ -15,6 +14,7 @@ import { openWorkspace } from '../../src/workspace/index.js';
 
 import { ARTIFACTS, browserMissing, closeAppPage, gotoApp, holdRequest, openWorkspacePage, savesDone, waitForFile, WEB_ROOT, type PageLog } from './browser.js';
 import type { TempWorkspace } from '../runner/workspace.js';
+import { listenLoopback } from '../support/servers/listen.js';
 
 const missing = browserMissing();
 if (missing) console.warn(`app end-to-end tests skipped: ${missing}`);
@@ -35,19 +35,7 @@ function startEcho(): Promise<{ base: string; received: http.IncomingHttpHeaders
       else res.end(JSON.stringify({ n: received.push(req.headers), method: req.method, url: req.url, headers: req.headers, body }));
     });
   });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        base: `http://127.0.0.1:${port}`,
-        received,
-        close: () => new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
-      });
-    });
-  });
+  return listenLoopback(server, 'http').then(({ url, close }) => ({ base: url, received, close }));
 }
 
 describe.skipIf(missing !== undefined)('ferry app in Chromium', () => {
