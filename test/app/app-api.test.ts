@@ -164,8 +164,7 @@ describe('ferry app API', () => {
       if (req.url === '/slow') answer = () => res.end('{"token": "T-42"}');
       else res.end('ok');
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
-    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    const { url: base, close: closeSite } = await listenLoopback(site, 'http');
     try {
       await ws.write('environments/local.yaml', { name: 'Local', variables: [{ key: 'base', value: base }] });
       await ws.write('requests/Login.yaml', { name: 'Login', url: '{{base}}/slow', scripts: { postResponse: "pm.environment.set('token', pm.response.json().token); pm.environment.set('apiKey', 'K-1');" } });
@@ -199,8 +198,7 @@ describe('ferry app API', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(await app.state.data.scriptValues('environment:Staging')).toEqual({});
     } finally {
-      site.closeAllConnections();
-      await new Promise((resolve) => site.close(resolve));
+      await closeSite();
     }
   });
 
@@ -210,8 +208,7 @@ describe('ferry app API', () => {
       if (req.url === '/slow') answer = () => res.end('{"token": "T-7"}');
       else res.end('ok');
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
-    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    const { url: base, close: closeSite } = await listenLoopback(site, 'http');
     try {
       await ws.write('environments/local.yaml', { name: 'Local', variables: [{ key: 'base', value: base }] });
       await ws.write('requests/Login.yaml', { name: 'Login', url: '{{base}}/slow', scripts: { postResponse: "pm.environment.set('token', pm.response.json().token);" } });
@@ -230,8 +227,7 @@ describe('ferry app API', () => {
       expect(await app.state.data.scriptValues('environment:Staging')).toEqual({ token: 'T-7' });
       expect(await app.state.data.scriptValues('environment:local')).toEqual({});
     } finally {
-      site.closeAllConnections();
-      await new Promise((resolve) => site.close(resolve));
+      await closeSite();
     }
   });
 
@@ -817,8 +813,7 @@ describe('ferry app API', () => {
       res.setHeader('set-cookie', ['sid=abc; Path=/; HttpOnly', 'theme=dark; Path=/app; Max-Age=3600']);
       res.end(req.headers.cookie ?? '');
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
-    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    const { url: base, close: closeSite } = await listenLoopback(site, 'http');
     try {
       await client.call('POST', '/api/send', { path: 'Login.yaml', request: { name: 'Login', method: 'GET', url: `${base}/app/x` } });
       const listed = (await client.call('GET', '/api/cookies')).body as Array<{ name: string; domain: string; path: string; httpOnly: boolean; expires: string | null }>;
@@ -843,15 +838,13 @@ describe('ferry app API', () => {
       const none = await client.call('POST', '/api/cookies/delete', { all: true });
       expect(none.body).toEqual([]);
     } finally {
-      site.closeAllConnections();
-      await new Promise<void>((resolve) => site.close(() => resolve()));
+      await closeSite();
     }
   });
 
   it('a secret value set, and a value a script set, by another ferry while the app is open are what the app sends next', async () => {
     const site = http.createServer((req, res) => res.end(`${req.headers['x-token'] ?? ''} ${req.headers['x-step'] ?? ''}`));
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
-    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    const { url: base, close: closeSite } = await listenLoopback(site, 'http');
     await ws.write('ferry.yaml', { version: 1, id: app.state.workspace.id, name: 'Run tests', variables: [{ key: 'token', value: '', secret: true }, { key: 'step', value: 'file' }] });
     await ws.write('requests/Step.yaml', { name: 'Step', method: 'GET', url: `${base}/`, scripts: { postResponse: "pm.collectionVariables.set('step', 'from-run');" } });
     await app.state.reload();
@@ -878,8 +871,7 @@ describe('ferry app API', () => {
       expect(await ferryAside(['run', 'Step'])).toBe(0);
       expect(await send()).toBe('second from-run');
     } finally {
-      site.closeAllConnections();
-      await new Promise<void>((resolve) => site.close(() => resolve()));
+      await closeSite();
     }
   }, 60_000);
 
@@ -888,8 +880,7 @@ describe('ferry app API', () => {
       if (req.url === '/login') res.setHeader('set-cookie', 'sid=from-run; Path=/');
       res.end(req.headers.cookie ?? '');
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
-    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    const { url: base, close: closeSite } = await listenLoopback(site, 'http');
     await ws.write('requests/Login.yaml', { name: 'Login', method: 'GET', url: `${base}/login` });
     const { execFile } = await import('node:child_process');
     const send = async () => {
@@ -909,8 +900,7 @@ describe('ferry app API', () => {
       expect(code).toBe(0);
       expect(await send()).toBe('sid=from-run');
     } finally {
-      site.closeAllConnections();
-      await new Promise<void>((resolve) => site.close(() => resolve()));
+      await closeSite();
     }
   }, 60_000);
 
@@ -940,8 +930,7 @@ describe('ferry app API', () => {
       seen.push(req.url ?? '');
       res.end('ok');
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
-    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    const { url: base, close: closeSite } = await listenLoopback(site, 'http');
     try {
       await Promise.all(Array.from({ length: 300 }, (_, i) => ws.write(`requests/Many/R${i}.yaml`, `name: R${i}\nurl: http://127.0.0.1:1/${i}\n`)));
       await ws.write('requests/Greet.yaml', { name: 'Greet', url: `${base}/v1` });
@@ -960,8 +949,7 @@ describe('ferry app API', () => {
       }
       expect(await fs.readFile(path.join(ws.root, 'requests/Greet.yaml'), 'utf8')).toContain(`${base}/v3`);
     } finally {
-      site.closeAllConnections();
-      await new Promise<void>((resolve) => site.close(() => resolve()));
+      await closeSite();
     }
   });
 
@@ -1452,8 +1440,7 @@ describe('ferry app API', () => {
       seen.push(req.url ?? '');
       res.end('ok');
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
-    const base = `http://127.0.0.1:${(site.address() as net.AddressInfo).port}`;
+    const { url: base, close: closeSite } = await listenLoopback(site, 'http');
     try {
       await ws.write('requests/Greet.yaml', { name: 'Greet', url: `${base}/hi/{{user}}`, scripts: { postResponse: "pm.test('answers', () => pm.response.to.have.status(200));" } });
       await app.state.reload();
@@ -1483,8 +1470,7 @@ describe('ferry app API', () => {
       expect((await client.call('GET', '/api/run/report?runId=nope')).status).toBe(404);
       expect((await client.call('GET', '/api/run/report?runId=r1&format=html')).status).toBe(400);
     } finally {
-      site.closeAllConnections();
-      await new Promise<void>((resolve) => site.close(() => resolve()));
+      await closeSite();
     }
   });
 });
