@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src/app/server/index.js';
 import { openWorkspace, type Warning } from '../../src/workspace/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { mkfifo } from '../support/special-files.js';
 import { ApiClient } from './api-client.js';
 
 let ws: TempWorkspace | undefined;
@@ -32,11 +33,6 @@ async function openApp(files: Record<string, unknown>): Promise<{ client: ApiCli
   const client = new ApiClient(app.port);
   await client.login(new URL(app.url).searchParams.get('token')!);
   return { client, root: ws.root };
-}
-
-function mkfifo(file: string): void {
-  const made = spawnSync('mkfifo', [file]);
-  if (made.status !== 0) throw new Error(`mkfifo ${file}: ${made.stderr}`);
 }
 
 describe('creating in the app where a workspace folder is a pipe or a file', () => {

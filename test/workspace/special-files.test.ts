@@ -4,10 +4,8 @@
  * every reader: the workspace read whole and as a listing (with its cache), `ferry ls`, `ferry
  * run` and the app's API. Real FIFOs (the `mkfifo` program) and a real Unix socket.
  */
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAppServer } from '../../src/app/server/index.js';
@@ -17,20 +15,12 @@ import { ApiClient, until } from '../app/api-client.js';
 import { ferry, ferryProcess } from '../support/cli.js';
 import { listenLoopback } from '../support/servers/listen.js';
 import { tempDir } from '../support/temp.js';
+import { mkfifo, socketFile } from '../support/special-files.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
-
-const mkfifo = (file: string) => execFileSync('mkfifo', [file]);
-
-/** A Unix socket file at `file`, there until the test ends (closing the listener removes it). */
-async function socketFile(file: string): Promise<void> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(file, resolve));
-  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
-}
 
 /**
  * A workspace with one regular file of each kind and, beside them, a pipe where each reader looks:

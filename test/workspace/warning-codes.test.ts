@@ -7,29 +7,14 @@
  * Real links, FIFOs (the `mkfifo` program), a Unix socket, a sparse file over the size limit and a
  * name that is not UTF-8, in temporary workspaces.
  */
-import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_YAML_BYTES } from '../../src/workspace/files.js';
 import { formatWarning, MAX_TREE_DEPTH, openWorkspace, WARNING_CODES } from '../../src/workspace/index.js';
 import { ferry } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
-
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-const mkfifo = (file: string) => execFileSync('mkfifo', [file]);
-
-/** A Unix socket file at `file`, there until the test ends. */
-async function socketFile(file: string): Promise<void> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(file, resolve));
-  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
-}
+import { mkfifo, socketFile } from '../support/special-files.js';
 
 async function write(root: string, file: string, text: string): Promise<void> {
   await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
