@@ -16,22 +16,16 @@ import { testCertificate } from '../support/servers/index.js';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { prepareRequest } from '../../src/request/index.js';
 import { hawkCheck, oauth1Check } from '../support/auth-checks.js';
-import { HttpAgents, SendError, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
+import { HttpAgents, requestKind, type ProtocolResult } from '../../src/protocols/index.js';
 import { captureResponse } from '../../src/runner/index.js';
 import { startGrpcPeer, type GrpcPeer } from './grpc-peer.js';
-import { describeKindCases, sendWith } from './kind-cases.js';
+import { describeKindCases, sendFailure, sendWith } from './kind-cases.js';
 
 const grpcKind = requestKind('grpc');
 const PROTO = { protoFiles: ['test/fixtures/grpc/echo.proto'] };
 
 function send(fields: Record<string, unknown>, signal?: AbortSignal, agents?: HttpAgents): Promise<ProtocolResult> {
   return sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', settings: { timeoutMs: 5000 }, ...fields }), signal, agents ? { agents } : {});
-}
-
-async function failure(promise: Promise<unknown>): Promise<SendError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(SendError);
-  return error as SendError;
 }
 
 const json = (result: ProtocolResult) => JSON.parse(Buffer.from(result.body).toString('utf8')) as Record<string, unknown>;
@@ -73,7 +67,7 @@ describe('gRPC', () => {
   });
 
   it('a -bin metadata value that is not base64 fails the request naming the key (Node would decode it to other bytes without a word)', async () => {
-    const error = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, headers: [{ key: 'X-Raw-Bin', value: 'not base64!' }], body: { type: 'json', text: '{}' } }));
+    const error = await sendFailure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, headers: [{ key: 'X-Raw-Bin', value: 'not base64!' }], body: { type: 'json', text: '{}' } }));
     expect(error.message).toBe('metadata X-Raw-Bin ends in -bin, so its value is binary written as base64, and "not base64!" is not base64; encode the bytes as base64 (or drop -bin from the key for text).');
     // URL-safe base64 and missing padding are base64 too.
     const result = await send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, headers: [{ key: 'x-raw-bin', value: '-_8' }], body: { type: 'json', text: '{}' } });
@@ -86,17 +80,17 @@ describe('gRPC', () => {
     const open = () => new Promise<number>((resolve) => getChannelzHandlers().GetTopChannels({ request: { start_channel_id: 0, max_results: 100_000 } }, (_error, value) => resolve(value.channel.filter((c) => c.data.target.endsWith(`:${peer.port}`)).length)));
     const before = await open();
     for (const method of ['ferry.test.Echo/Say', 'ferry.test.Echo/Count']) {
-      const error = await failure(send({ url: peer.url, method, grpc: PROTO, headers: [{ key: 'x-who', value: 'Jos\u00e9' }], body: { type: 'json', text: '{}' } }));
+      const error = await sendFailure(send({ url: peer.url, method, grpc: PROTO, headers: [{ key: 'x-who', value: 'Jos\u00e9' }], body: { type: 'json', text: '{}' } }));
       expect(error.message).toMatch(/^metadata x-who cannot be sent/);
     }
     expect(await open()).toBe(before);
   });
 
   it('a query in the URL (query params, an API key sent in the query) cannot go over gRPC: refused naming it, not dropped without a word', async () => {
-    const keyed = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, auth: { type: 'apiKey', key: 'api_key', value: 's3cret', location: 'query' }, body: { type: 'json', text: '{}' } }));
+    const keyed = await sendFailure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, auth: { type: 'apiKey', key: 'api_key', value: 's3cret', location: 'query' }, body: { type: 'json', text: '{}' } }));
     expect(keyed.message).toBe('a gRPC request has no query string, so the URL\'s query (api_key) cannot be sent; send it as metadata: a header, or the API key with location header.');
     expect(keyed.message).not.toContain('s3cret');
-    const params = await failure(send({ url: `${peer.url}/?a=1&b=2`, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{}' } }));
+    const params = await sendFailure(send({ url: `${peer.url}/?a=1&b=2`, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{}' } }));
     expect(params.message).toContain("the URL's query (a, b) cannot be sent");
   });
 
@@ -177,7 +171,7 @@ describe('gRPC', () => {
 
   it('an endless stream without any other limit (stream maxEvents 0, timeoutMs 0; no deadline) is cut at maxResponseMb, as SSE streams are (it read forever)', async () => {
     const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'ferry.test.Echo/Count', grpc: PROTO, body: { type: 'json', text: '{"endless":true}' }, settings: { timeoutMs: 0, stream: { maxEvents: 0, timeoutMs: 0 } } });
-    const error = await failure(sendWith(grpcKind, request, undefined, { maxResponseMb: 1 }));
+    const error = await sendFailure(sendWith(grpcKind, request, undefined, { maxResponseMb: 1 }));
     expect(error.kind).toBe('tooLarge');
     expect(error.message).toBe('the messages of the answer add up to more than 1 MB (maxResponseMb), so Ferry stopped reading the stream; raise the limit with ferry config set maxResponseMb N, or 0 for no limit, or stop the stream sooner with settings.stream (maxEvents, timeoutMs).');
   }, 20_000);
@@ -205,7 +199,7 @@ describe('gRPC', () => {
     const mapped = await send({ url: peer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"text":"r","labels":{"x":7}}' } });
     expect(json(mapped).text).toBe('hello r (labels x=7)');
     await expect(send({ url: peer.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{"labels":{"x":"seven"}}' } })).rejects.toThrow('the message field labels.x.value is a number (int32), not "seven".');
-    const unknown = await failure(send({ url: peer.url, method: 'ferry.test.Nope/Say', body: { type: 'json', text: '{}' } }));
+    const unknown = await sendFailure(send({ url: peer.url, method: 'ferry.test.Nope/Say', body: { type: 'json', text: '{}' } }));
     expect(unknown.message).toContain('ferry.test.Echo');
   });
 
@@ -221,7 +215,7 @@ describe('gRPC', () => {
       ['{"mood":1.5}', 'the message field mood is an enum (Mood): a name or a whole number within int32, not 1.5.'],
     ];
     for (const [text, why] of refused) {
-      const error = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text } }));
+      const error = await sendFailure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text } }));
       expect(error.message).toBe(why);
     }
     // What proto3 JSON takes still goes: 64-bit integers as strings of digits (past 2^53 exact), 32-bit ones as strings, enum numbers.
@@ -236,11 +230,11 @@ describe('gRPC', () => {
     const http1Port = (http1.address() as AddressInfo).port;
     const fields = { method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 3000 } };
     try {
-      const plainToTls = await failure(send({ ...fields, url: secure.url.replace('grpcs:', 'grpc:') }));
+      const plainToTls = await sendFailure(send({ ...fields, url: secure.url.replace('grpcs:', 'grpc:') }));
       expect(plainToTls.message).toBe(`127.0.0.1:${secure.port} closed the connection before HTTP/2 was set up; if it is a TLS server, use grpcs:// instead of grpc://.`);
-      const tlsToPlain = await failure(send({ ...fields, url: peer.url.replace('grpc:', 'grpcs:') }));
+      const tlsToPlain = await sendFailure(send({ ...fields, url: peer.url.replace('grpc:', 'grpcs:') }));
       expect(tlsToPlain.message).toBe(`TLS error with 127.0.0.1:${peer.url.split(':').at(-1)}: the server does not answer TLS (wrong version number); for a plaintext gRPC server use grpc:// instead of grpcs://.`);
-      const notHttp2 = await failure(send({ ...fields, url: `grpc://127.0.0.1:${http1Port}` }));
+      const notHttp2 = await sendFailure(send({ ...fields, url: `grpc://127.0.0.1:${http1Port}` }));
       expect(notHttp2.message).toBe(`127.0.0.1:${http1Port} does not speak HTTP/2 (Protocol error), which gRPC runs over: is it a gRPC server, and the port right?`);
     } finally {
       await secure.close();
@@ -261,8 +255,8 @@ describe('gRPC', () => {
     process.on('warning', onWarning);
     try {
       const fields = { method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{}' }, settings: { timeoutMs: 3000, verifyTls: false } };
-      await failure(send({ ...fields, url: `grpcs://127.0.0.1:${port}` }));
-      await failure(send({ ...fields, url: `grpcs://localhost:${port}` }));
+      await sendFailure(send({ ...fields, url: `grpcs://127.0.0.1:${port}` }));
+      await sendFailure(send({ ...fields, url: `grpcs://localhost:${port}` }));
       expect(names).toEqual([undefined, 'localhost']);
       expect(warnings).not.toContain('DEP0123');
     } finally {
@@ -274,7 +268,7 @@ describe('gRPC', () => {
   it('a server without reflection: one line saying to list proto files', async () => {
     const bare = await startGrpcPeer({ reflection: false });
     try {
-      const error = await failure(send({ url: bare.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{}' } }));
+      const error = await sendFailure(send({ url: bare.url, method: 'ferry.test.Echo/Say', body: { type: 'json', text: '{}' } }));
       expect(error.message).toContain('does not support reflection');
       expect(error.message).toContain('grpc.protoFiles');
     } finally {
@@ -298,7 +292,7 @@ describe('gRPC', () => {
     const url = `grpc://127.0.0.1:${port}`;
     const sendLimited = (fields: Record<string, unknown>) => sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url, grpc: PROTO, settings: { timeoutMs: 5000 }, ...fields }), undefined, { maxResponseMb: 1 });
     try {
-      const error = await failure(sendLimited({ method: 'ferry.test.Echo/Count', body: { type: 'json', text: '{"count":1}' } }));
+      const error = await sendFailure(sendLimited({ method: 'ferry.test.Echo/Count', body: { type: 'json', text: '{"count":1}' } }));
       expect(error.kind).toBe('tooLarge');
       expect(error.message).toMatch(/^a message of the answer is larger than 1 MB \(maxResponseMb; \d+ bytes\), so Ferry did not read it; raise the limit with ferry config set maxResponseMb N, or 0 for no limit\.$/);
       // The server's own limit (4 MB by default) refusing the request's message is the server's answer.
@@ -310,19 +304,19 @@ describe('gRPC', () => {
   });
 
   it('bad input is one clear line each: unknown method, a field that does not exist, a proto that does not compile, a file outside', async () => {
-    const method = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Shout', grpc: PROTO }));
+    const method = await sendFailure(send({ url: peer.url, method: 'ferry.test.Echo/Shout', grpc: PROTO }));
     expect(method.message).toMatch(/no method Shout.*Say, Count, Collect, Chat, Slow/);
-    const field = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"txt":"x"}' } }));
+    const field = await sendFailure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"txt":"x"}' } }));
     expect(field.message).toContain('"txt"');
     expect(field.message).toContain('text');
-    const typed = await failure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"inner":{"level":"high"}}' } }));
+    const typed = await sendFailure(send({ url: peer.url, method: 'ferry.test.Echo/Say', grpc: PROTO, body: { type: 'json', text: '{"inner":{"level":"high"}}' } }));
     expect(typed.message).toContain('inner.level');
-    const broken = await failure(send({ url: peer.url, method: 'broken.X/Y', grpc: { protoFiles: ['test/fixtures/grpc/broken.proto'] } }));
+    const broken = await sendFailure(send({ url: peer.url, method: 'broken.X/Y', grpc: { protoFiles: ['test/fixtures/grpc/broken.proto'] } }));
     expect(broken.message).toMatch(/broken\.proto.*line 5/);
-    const outside = await failure(send({ url: peer.url, method: 'a.B/C', grpc: { protoFiles: ['../elsewhere.proto'] } }));
+    const outside = await sendFailure(send({ url: peer.url, method: 'a.B/C', grpc: { protoFiles: ['../elsewhere.proto'] } }));
     expect(outside.message).toContain('outside the workspace');
     // A folder where a .proto file belongs: named, with where folders go (not EISDIR).
-    const folder = await failure(send({ url: peer.url, method: 'a.B/C', grpc: { protoFiles: ['test/fixtures/grpc'] } }));
+    const folder = await sendFailure(send({ url: peer.url, method: 'a.B/C', grpc: { protoFiles: ['test/fixtures/grpc'] } }));
     expect(folder.message).toBe('grpc.protoFiles test/fixtures/grpc is a folder, not a .proto file: list the .proto files in grpc.protoFiles; folders to look up imports in go in grpc.importPaths.');
     for (const error of [method, field, typed, broken, outside, folder]) expect(error.message).not.toContain('\n');
   });
@@ -337,7 +331,7 @@ describe('gRPC', () => {
     const elsewhere = await tempDir();
     await fs.cp('test/fixtures/grpc', elsewhere, { recursive: true }); // echo.proto and what it imports
     const outsideFile = path.join(elsewhere, 'echo.proto');
-    expect((await failure(sendWith(grpcKind, request(outsideFile)))).message).toBe(
+    expect((await sendFailure(sendWith(grpcKind, request(outsideFile)))).message).toBe(
       `grpc.protoFiles ${outsideFile} lies outside the workspace folder; Ferry reads such files only when allowed (ferry run --allow-files-outside, or the setting filesOutsideWorkspace).`,
     );
     expect(json(await sendWith(grpcKind, request(outsideFile), undefined, { allowFilesOutside: true }))).toMatchObject({ text: 'hello abs' });
@@ -353,7 +347,7 @@ describe('gRPC', () => {
     process.on('warning', onWarning);
     try {
       const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'a.S/M', grpc: { protoFiles: ['protos/a.proto'], importPaths: ['protos/inc'] }, settings: { timeoutMs: 5000 } });
-      const error = await failure(sendWith(grpcKind, request, undefined, { workspaceRoot: root }));
+      const error = await sendFailure(sendWith(grpcKind, request, undefined, { workspaceRoot: root }));
       expect(error.message).toBe('the import "deeper/gone.proto" in protos/inc/other.proto was found in none of protos/, protos/inc/ (the proto files\' folders, then grpc.importPaths); add the folder that holds deeper/gone.proto to grpc.importPaths.');
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings).toEqual([]);
@@ -374,8 +368,8 @@ describe('gRPC', () => {
     await fs.writeFile(path.join(root, 'protos', 'right.proto'), 'syntax = "proto3";\npackage d;\nimport "base.proto";\nmessage R { Base b = 1; }\n');
     await fs.writeFile(path.join(root, 'protos', 'base.proto'), 'syntax = "proto3";\npackage d;\nmessage Base { string x = 1; }\n');
     const sendFile = (file: string, method = 'c.S/M') => sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method, grpc: { protoFiles: [file], importPaths: ['protos'] }, settings: { timeoutMs: 5000 } }), undefined, { workspaceRoot: root });
-    expect((await failure(sendFile('protos/a.proto'))).message).toBe('the proto files import each other in a cycle (protos/a.proto → protos/inc/b.proto → protos/a.proto), which protoc refuses too; move what they share into a file each of them imports.');
-    expect((await failure(sendFile('protos/self.proto'))).message).toBe('the proto files import each other in a cycle (protos/self.proto → protos/self.proto), which protoc refuses too; move what they share into a file each of them imports.');
+    expect((await sendFailure(sendFile('protos/a.proto'))).message).toBe('the proto files import each other in a cycle (protos/a.proto → protos/inc/b.proto → protos/a.proto), which protoc refuses too; move what they share into a file each of them imports.');
+    expect((await sendFailure(sendFile('protos/self.proto'))).message).toBe('the proto files import each other in a cycle (protos/self.proto → protos/self.proto), which protoc refuses too; move what they share into a file each of them imports.');
     // The diamond compiles; the test peer has no d.S, so the call itself is the server's UNIMPLEMENTED.
     expect((await sendFile('protos/top.proto', 'd.S/M')).outcome).toMatchObject({ status: 12 });
   });
@@ -391,7 +385,7 @@ describe('gRPC', () => {
     process.removeAllListeners('uncaughtException');
     process.on('uncaughtException', onUncaught);
     try {
-      const error = await Promise.race([failure(sendWith(grpcKind, request, undefined, { workspaceRoot: root })), new Promise<Error>((resolve) => setTimeout(() => resolve(new Error('the send never settled')), 3000))]);
+      const error = await Promise.race([sendFailure(sendWith(grpcKind, request, undefined, { workspaceRoot: root })), new Promise<Error>((resolve) => setTimeout(() => resolve(new Error('the send never settled')), 3000))]);
       expect(error.message).toBe("the proto files do not compile: typo.proto: no such Type or Enum 'Nope' in Type .u.A.");
       expect(uncaught).toEqual([]);
     } finally {
@@ -404,7 +398,7 @@ describe('gRPC', () => {
     const root = await tempDir();
     const sendProto = async (fields: string) => {
       await fs.writeFile(path.join(root, 'n.proto'), `syntax = "proto3";\npackage n;\nmessage A { ${fields} }\nservice S { rpc M (A) returns (A); }\n`);
-      return failure(sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'n.S/M', grpc: { protoFiles: ['n.proto'] }, settings: { timeoutMs: 5000 } }), undefined, { workspaceRoot: root }));
+      return sendFailure(sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'n.S/M', grpc: { protoFiles: ['n.proto'] }, settings: { timeoutMs: 5000 } }), undefined, { workspaceRoot: root }));
     };
     const rule = "which protoc refuses: field numbers run from 1 to 536870911, without 19000 to 19999 (protobuf's own); renumber the field.";
     expect((await sendProto('string x = 0;')).message).toBe(`the proto files give field x of n.A the number 0, ${rule}`);
@@ -425,10 +419,10 @@ describe('gRPC', () => {
     const sendFile = (file: string) => sendWith(grpcKind, requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'a.S/M', grpc: { protoFiles: [file] }, settings: { timeoutMs: 5000 } }), undefined, { workspaceRoot: root, allowFilesOutside: true });
     try {
       const notRegular = 'is not a regular file (a named pipe, a device or a socket), so it is not read; list .proto files only.';
-      expect((await failure(sendFile('protos/pipe.proto'))).message).toBe(`grpc.protoFiles protos/pipe.proto ${notRegular}`);
-      expect((await failure(sendFile('protos/a.proto'))).message).toBe(`the import protos/pipe.proto of protos/a.proto ${notRegular}`);
-      expect((await failure(sendFile('/dev/zero'))).message).toBe(`grpc.protoFiles /dev/zero ${notRegular}`);
-      expect((await failure(sendFile('protos/huge.proto'))).message).toBe("grpc.protoFiles protos/huge.proto is 40 MB, past the 32 MB Ferry reads of one .proto file, so it is not read; check that it is one.");
+      expect((await sendFailure(sendFile('protos/pipe.proto'))).message).toBe(`grpc.protoFiles protos/pipe.proto ${notRegular}`);
+      expect((await sendFailure(sendFile('protos/a.proto'))).message).toBe(`the import protos/pipe.proto of protos/a.proto ${notRegular}`);
+      expect((await sendFailure(sendFile('/dev/zero'))).message).toBe(`grpc.protoFiles /dev/zero ${notRegular}`);
+      expect((await sendFailure(sendFile('protos/huge.proto'))).message).toBe("grpc.protoFiles protos/huge.proto is 40 MB, past the 32 MB Ferry reads of one .proto file, so it is not read; check that it is one.");
     } finally {
       // A read stuck on the pipe (the bug) is let go, so the test run ends.
       const writer = await fs.open(pipe, fsConstants.O_WRONLY | fsConstants.O_NONBLOCK).catch(() => undefined);
@@ -464,7 +458,7 @@ describe('gRPC', () => {
     cases.push(['via-link.proto', '', /the import "link\.proto" in protos\/via-link\.proto cannot be used: protos\/link\.proto is a symbolic link/]);
     for (const [name, , message] of cases) {
       const request = requestSchema.parse({ name: 'g', kind: 'grpc', url: peer.url, method: 'a.B/C', grpc: { protoFiles: [`protos/${name}`] }, settings: { timeoutMs: 5000 } });
-      const error = await failure(sendWith(grpcKind, request, undefined, { workspaceRoot: root }));
+      const error = await sendFailure(sendWith(grpcKind, request, undefined, { workspaceRoot: root }));
       expect(error.message, name).toMatch(message);
       expect(error.message).not.toContain('TOP-SECRET-TOKEN');
       expect(error.message).not.toContain('illegal token');
@@ -559,11 +553,11 @@ describe('gRPC well-known types in their proto3 JSON forms (as grpcurl and Postm
   it('a message nested past protobuf\'s depth fails with one line (a Struct 5,000 deep overflowed the stack: a RangeError, not a message)', async () => {
     const nested = (depth: number) => `{"meta":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`;
     for (const depth of [5000, 200_000]) {
-      const error = await failure(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: nested(depth) } }));
+      const error = await sendFailure(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: nested(depth) } }));
       expect(error.message).toBe("the message nests JSON deeper than 200 levels; a protobuf message nests at most 100 deep (protoc's limit, and protobufjs's), so it cannot be sent.");
     }
     // Just under the JSON limit, protobufjs's own limit names it.
-    expect((await failure(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: nested(198) } }))).message).toBe('the message does not fit Stamped: maximum nesting depth exceeded.');
+    expect((await sendFailure(send({ url, method: 'ferry.wkt.Types/Echo', grpc: WKT, body: { type: 'json', text: nested(198) } }))).message).toBe('the message does not fit Stamped: maximum nesting depth exceeded.');
   });
 
   it('bytes are base64, standard or URL-safe as proto3 JSON has them; anything else is named (protobufjs refused URL-safe, naming no field)', async () => {

@@ -117,6 +117,13 @@ export async function failure(promise: Promise<unknown>): Promise<Error> {
   throw new Error('expected the send to fail');
 }
 
+/** The SendError a send fails with (the test fails when it succeeds, or fails otherwise). */
+export async function sendFailure(promise: Promise<unknown>): Promise<SendError> {
+  const error = await failure(promise);
+  expect(error).toBeInstanceOf(SendError);
+  return error as SendError;
+}
+
 export function describeKindCases(kindCase: KindCase): void {
   const { module } = kindCase;
   describe(`${module.kind}: the cases every kind passes`, () => {

@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { requestSchema, workspaceSchema } from '../../src/model/index.js';
 import { HttpAgents, requestKind, SendError, type ProtocolResult, type StreamMessage } from '../../src/protocols/index.js';
 import { prepareRequest } from '../../src/request/index.js';
-import { sendWith } from './kind-cases.js';
+import { sendFailure, sendWith } from './kind-cases.js';
 import { closedPort, nginxMissing, startNginx } from '../support/servers/index.js';
 
 const mcpKind = requestKind('mcp');
@@ -138,11 +138,11 @@ async function connect(url: string, transport: 'streamableHttp' | 'sse') {
   return { live, messages };
 }
 
+/** Its SendError, said in one line. */
 async function failure(promise: Promise<unknown>): Promise<SendError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(SendError);
-  expect((error as SendError).message).not.toContain('\n');
-  return error as SendError;
+  const error = await sendFailure(promise);
+  expect(error.message).not.toContain('\n');
+  return error;
 }
 
 const text = (result: ProtocolResult) => (JSON.parse(Buffer.from(result.body).toString('utf8')) as { content: Array<{ text: string }> }).content[0]!.text;

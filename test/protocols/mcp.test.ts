@@ -10,7 +10,7 @@ import { requestSchema } from '../../src/model/index.js';
 import { commandWords, requestKind, SendError, type ProgramPolicy, type ProgramSpec, type ProtocolResult } from '../../src/protocols/index.js';
 import { awsV4Check, hawkCheck } from '../support/auth-checks.js';
 import { PrepareError } from '../../src/request/index.js';
-import { describeKindCases, sendInheriting, sendWith } from './kind-cases.js';
+import { describeKindCases, sendFailure, sendInheriting, sendWith } from './kind-cases.js';
 import { startSse, startStatefulStreamableHttp, startStreamableHttp, type McpPeer } from './mcp-peers.js';
 import { BAD_PORTS, NO_BAD_PORT, onBadPort } from '../support/bad-port.js';
 
@@ -20,12 +20,6 @@ export const STDIO_COMMAND = `"${process.execPath}" test/fixtures/mcp/stdio-serv
 
 function send(fields: Record<string, unknown>, programs?: ProgramPolicy): Promise<ProtocolResult> {
   return sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', settings: { timeoutMs: 10000 }, ...fields }), undefined, { programs });
-}
-
-async function failure(promise: Promise<unknown>): Promise<SendError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(SendError);
-  return error as SendError;
 }
 
 const json = (result: ProtocolResult) => JSON.parse(Buffer.from(result.body).toString('utf8')) as Record<string, unknown>;
@@ -97,7 +91,7 @@ describe('MCP over HTTP', () => {
   it('http:// to a TLS MCP server says to use https:// (it said only that the connection was closed)', async () => {
     const secure = await startStreamableHttp({ tls: true });
     try {
-      const error = await failure(send({ url: secure.url.replace('https:', 'http:'), mcp: { call: 'tool', name: 'add' } }));
+      const error = await sendFailure(send({ url: secure.url.replace('https:', 'http:'), mcp: { call: 'tool', name: 'add' } }));
       expect((error as SendError).kind).toBe('reset');
       expect(error.message).toMatch(new RegExp(`^the MCP server at ${new URL(secure.url).host.replace(/\./g, '\\.')} closed the connection during initialize \\([A-Z_]+\\); if it is a TLS server, use https://\\.$`));
     } finally {
@@ -106,18 +100,18 @@ describe('MCP over HTTP', () => {
   });
 
   it('bad input is one line: a tool that does not exist (the ones that do listed), arguments that are not JSON, a time limit', async () => {
-    const missing = await failure(send({ url: streamable.url, mcp: { call: 'tool', name: 'nope' } }));
+    const missing = await sendFailure(send({ url: streamable.url, mcp: { call: 'tool', name: 'nope' } }));
     expect(missing.message).toBe('the MCP server has no tool "nope"; it has: add, fail, whoami, slow.');
-    const prompt = await failure(send({ url: streamable.url, mcp: { call: 'prompt', name: 'nope' } }));
+    const prompt = await sendFailure(send({ url: streamable.url, mcp: { call: 'prompt', name: 'nope' } }));
     expect(prompt.message).toContain('has no prompt "nope"; it has: greet');
-    const args = await failure(send({ url: streamable.url, mcp: { call: 'tool', name: 'add', arguments: '{a:1}' } }));
+    const args = await sendFailure(send({ url: streamable.url, mcp: { call: 'tool', name: 'add', arguments: '{a:1}' } }));
     expect(args.message).toContain('mcp.arguments is not valid JSON');
-    const slow = await failure(send({ url: streamable.url, settings: { timeoutMs: 400 }, mcp: { call: 'tool', name: 'slow' } }));
+    const slow = await sendFailure(send({ url: streamable.url, settings: { timeoutMs: 400 }, mcp: { call: 'tool', name: 'slow' } }));
     expect(slow.kind).toBe('timeout');
     // It says what was still awaited, and from which server (it said only "no complete response by then").
     expect(slow.message).toBe(`timed out after 400 ms (settings.timeoutMs); the MCP server at ${new URL(streamable.url).host} had not answered the tool call "slow" by then. Raise the time limit, or check why the server is slow.`);
     // The SDK repeats the JSON-RPC code's prefix of a server's error; it is said once.
-    const resource = await failure(send({ url: streamable.url, mcp: { call: 'resource', name: 'ferry://docs/nope' } }));
+    const resource = await sendFailure(send({ url: streamable.url, mcp: { call: 'resource', name: 'ferry://docs/nope' } }));
     expect(resource.message).toBe('the resource call failed: MCP error -32602: Resource ferry://docs/nope not found.');
     for (const error of [missing, args, slow, resource]) expect(error.message).not.toContain('\n');
   });
@@ -186,7 +180,7 @@ describe('MCP: a server answering what MCP does not say', () => {
   it('a tool result of the wrong shape is named by its fields, not as "the tool call failed: [" (the first line of the SDK\'s JSON list of problems)', async () => {
     const peer = await answering({ content: 'not a list' });
     try {
-      const error = await failure(send({ url: peer.url, mcp: { transport: 'streamableHttp', call: 'tool', name: 'echo' } }));
+      const error = await sendFailure(send({ url: peer.url, mcp: { transport: 'streamableHttp', call: 'tool', name: 'echo' } }));
       expect(error.message).toMatch(/^the tool call failed: the server's answer is not an MCP result: content: .*expected array.*\.$/i);
       expect(error.message).not.toContain('\n');
     } finally {
@@ -244,7 +238,7 @@ describe('MCP: answers past maxResponseMb', () => {
   it('Streamable HTTP: a JSON answer past the bound fails the call naming the setting (it was read whole)', async () => {
     const peer = await hostile((res, id) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'x'.repeat(2 * 1024 * 1024) }] } })));
     try {
-      const error = await failure(sendBounded({ url: peer.url, mcp: { transport: 'auto', call: 'tool', name: 'big' } }));
+      const error = await sendFailure(sendBounded({ url: peer.url, mcp: { transport: 'auto', call: 'tool', name: 'big' } }));
       expect(error.message).toBe(words(peer.host));
       expect(error.kind).toBe('tooLarge');
     } finally {
@@ -258,7 +252,7 @@ describe('MCP: answers past maxResponseMb', () => {
       flood(res, 'event: message\ndata: ', 'x'.repeat(64 * 1024), sent);
     });
     try {
-      const error = await failure(sendBounded({ url: peer.url, mcp: { transport: 'streamableHttp', call: 'tool', name: 'big' } }));
+      const error = await sendFailure(sendBounded({ url: peer.url, mcp: { transport: 'streamableHttp', call: 'tool', name: 'big' } }));
       expect(error.message).toBe(words(peer.host));
       expect(peer.sent.bytes).toBeLessThan(8 * 1024 * 1024);
     } finally {
@@ -269,7 +263,7 @@ describe('MCP: answers past maxResponseMb', () => {
   it('HTTP+SSE: an event stream flooding after naming its endpoint is cut at the bound', async () => {
     const peer = await hostile(() => {});
     try {
-      const error = await failure(sendBounded({ url: peer.url.replace('/mcp', '/sse'), mcp: { transport: 'sse', call: 'tool', name: 'big' } }));
+      const error = await sendFailure(sendBounded({ url: peer.url.replace('/mcp', '/sse'), mcp: { transport: 'sse', call: 'tool', name: 'big' } }));
       expect(error.message).toBe(words(peer.host));
       expect(peer.sent.bytes).toBeLessThan(8 * 1024 * 1024);
     } finally {
@@ -387,11 +381,11 @@ describe('MCP over stdio', () => {
   });
 
   it('a program that is not allowed is not started: one line naming the command and how to allow it', async () => {
-    const none = await failure(send(fields));
+    const none = await sendFailure(send(fields));
     expect(none.message).toContain(STDIO_COMMAND);
     expect(none.message).toContain('--allow-programs');
     const policy = allowing({ ...spec, env: { FERRY_TEST_GREETING: 'other' } });
-    const changedEnv = await failure(send(fields, policy));
+    const changedEnv = await sendFailure(send(fields, policy));
     expect(changedEnv.message).toContain('not allowed');
     expect(policy.asked[0]).toEqual(spec);
   });
@@ -416,7 +410,7 @@ describe('MCP over stdio', () => {
   });
 
   it("an error the server answered is said in its words alone, not with its stderr's last line (the fixture's banner) as if that were the cause", async () => {
-    const error = await failure(send({ ...fields, mcp: { ...fields.mcp, call: 'resource', name: 'ferry://nope' } }, allowing(spec)));
+    const error = await sendFailure(send({ ...fields, mcp: { ...fields.mcp, call: 'resource', name: 'ferry://nope' } }, allowing(spec)));
     expect(error.message).toBe('the resource call failed: MCP error -32602: Resource ferry://nope not found.');
   });
 
@@ -428,32 +422,32 @@ describe('MCP over stdio', () => {
     expect(seen.cwd).toBe(path.join(process.cwd(), 'test'));
     // Allowed with the workspace folder, the same command in test/ is not allowed.
     const policy = allowing({ ...inTest, cwd: process.cwd() });
-    expect((await failure(send({ ...fields, url: command, mcp: { ...fields.mcp, cwd: 'test' } }, policy))).message).toContain('not allowed');
+    expect((await sendFailure(send({ ...fields, url: command, mcp: { ...fields.mcp, cwd: 'test' } }, policy))).message).toContain('not allowed');
     expect(policy.asked[0]).toEqual(inTest);
   });
 
   it('a program that writes something other than MCP to stdout (a banner) and then never answers is said to have done so, not only to be slow', async () => {
     const banner = { command: `"${process.execPath}" -e "console.log('Server listening on stdio'); setTimeout(() => {}, 10000)"`, cwd: process.cwd(), env: {} };
-    const error = await failure(send({ url: banner.command, settings: { timeoutMs: 1500 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(banner)));
+    const error = await sendFailure(send({ url: banner.command, settings: { timeoutMs: 1500 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(banner)));
     expect(error.message).toMatch(/did not initialize: the program wrote something other than MCP messages to its standard output \(Unexpected token 'S', "Server lis.* is not valid JSON\); an MCP server over stdio writes only JSON-RPC messages there, its logs go to stderr\.$/);
   });
 
   it('a program that never answers initialize fails at the time limit, saying so and naming the program (it said only "no complete response by then")', async () => {
     const silent = { command: `"${process.execPath}" -e "setInterval(() => {}, 1000)"`, cwd: process.cwd(), env: {} };
-    const error = await failure(send({ url: silent.command, settings: { timeoutMs: 800 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(silent)));
+    const error = await sendFailure(send({ url: silent.command, settings: { timeoutMs: 800 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(silent)));
     expect((error as SendError).kind).toBe('timeout');
     expect(error.message).toBe(`timed out after 800 ms (settings.timeoutMs); the MCP server "${silent.command}" had not finished initialize by then. Raise the time limit, or check why the server is slow.`);
   });
 
   it('a command that does not exist fails with one line', async () => {
     const missing = { command: 'ferry-no-such-program-xyz --flag', cwd: process.cwd(), env: {} };
-    const error = await failure(send({ url: missing.command, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(missing)));
+    const error = await sendFailure(send({ url: missing.command, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }, allowing(missing)));
     expect(error.message).toBe('could not start the program "ferry-no-such-program-xyz --flag": the command was not found; check its name, or give its full path (it is looked up on this computer\'s PATH, without a shell).');
   });
 
   it('a start folder (mcp.cwd) that is not there, or is a symbolic link, is named as such (it read as "the command was not found")', async () => {
     const missing = { command: STDIO_COMMAND, cwd: path.resolve('no-such-dir-xyz'), env: {} };
-    const error = await failure(send({ url: missing.command, mcp: { transport: 'stdio', call: 'tool', name: 'x', cwd: 'no-such-dir-xyz' } }, allowing(missing)));
+    const error = await sendFailure(send({ url: missing.command, mcp: { transport: 'stdio', call: 'tool', name: 'x', cwd: 'no-such-dir-xyz' } }, allowing(missing)));
     expect(error.message).toBe(`could not start the program "${STDIO_COMMAND}": its start folder no-such-dir-xyz (mcp.cwd) does not exist; create it, or fix mcp.cwd (a folder relative to the workspace folder).`);
     const temp = mkdtempSync(path.join(os.tmpdir(), 'ferry-mcp-cwd-'));
     const link = path.join(process.cwd(), '.vitest-temp', `cwd-link-${process.pid}`);
@@ -461,7 +455,7 @@ describe('MCP over stdio', () => {
     symlinkSync(temp, link);
     try {
       const linked = { command: STDIO_COMMAND, cwd: link, env: {} };
-      const viaLink = await failure(send({ url: linked.command, mcp: { transport: 'stdio', call: 'tool', name: 'x', cwd: path.relative(process.cwd(), link) } }, allowing(linked)));
+      const viaLink = await sendFailure(send({ url: linked.command, mcp: { transport: 'stdio', call: 'tool', name: 'x', cwd: path.relative(process.cwd(), link) } }, allowing(linked)));
       expect(viaLink.message).toContain(`(mcp.cwd) is a symbolic link, which Ferry does not follow; create it, or fix mcp.cwd`);
     } finally {
       rmSync(link, { force: true });
@@ -530,7 +524,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 
   it('one endless line (an answer without its newline) is cut at the bound at once and the program stopped (the SDK buffered 10 MB whatever the setting, then said "Connection closed")', async () => {
     const program = floodingProgram('endless-line', '{"jsonrpc":"2.0","id":ID,"result":{"content":[{"type":"text","text":"', 'x'.repeat(64 * 1024));
-    const error = await failure(sendBounded(program));
+    const error = await sendFailure(sendBounded(program));
     expect(error.message).toBe(words(program.command));
     expect(error.kind).toBe('tooLarge');
     expect(await stopped(program.pidFile)).toBe(true);
@@ -544,7 +538,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     ];
     for (const [name, onCall, words] of cases) {
       const program = handMadeProgram(name, onCall);
-      const error = await failure(sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url: program.command, settings: { timeoutMs: 10000 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }), undefined, { programs: allowing(program) }));
+      const error = await sendFailure(sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url: program.command, settings: { timeoutMs: 10000 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }), undefined, { programs: allowing(program) }));
       expect(error.message).toBe(words);
       expect(error.kind).toBe('protocol');
     }
@@ -552,7 +546,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 
   it('a program that closes its standard output but keeps running fails at once, and is stopped (it ran to the time limit, forever with none)', async () => {
     const program = handMadeProgram('closes-stdout', `process.stdout.end(); setInterval(() => {}, 1000);`);
-    const error = await failure(sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url: program.command, settings: { timeoutMs: 0 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }), undefined, { programs: allowing(program) }));
+    const error = await sendFailure(sendWith(mcpKind, requestSchema.parse({ name: 'm', kind: 'mcp', url: program.command, settings: { timeoutMs: 0 }, mcp: { transport: 'stdio', call: 'tool', name: 'x' } }), undefined, { programs: allowing(program) }));
     expect(error.message).toBe(`the MCP server "${program.command}" closed its standard output but kept running, so no answer could come; Ferry stopped it.`);
     expect(await stopped(program.pidFile)).toBe(true);
   });
@@ -560,7 +554,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   it('endless output of whole lines (notifications that never end) is cut at the bound too (it ran to the time limit)', async () => {
     const line = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'y'.repeat(1000) } })}\n`;
     const program = floodingProgram('endless-lines', '', line.repeat(64));
-    const error = await failure(sendBounded(program));
+    const error = await sendFailure(sendBounded(program));
     expect(error.message).toBe(words(program.command));
     expect(await stopped(program.pidFile)).toBe(true);
   });

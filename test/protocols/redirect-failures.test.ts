@@ -13,6 +13,7 @@ import { SendError } from '../../src/protocols/send-error.js';
 import { ferry } from '../support/cli.js';
 import { closedPort, freePort } from '../support/servers/index.js';
 import { makeWorkspace, type TempWorkspace } from '../runner/workspace.js';
+import { sendFailure } from './kind-cases.js';
 import { preparedRequest } from './prepared.js';
 
 let origin: http.Server;
@@ -37,10 +38,8 @@ afterAll(async () => {
   origin.close();
 });
 
-async function failure(url: string): Promise<SendError> {
-  const error = await sendHttp(preparedRequest(url), { agents }).then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(SendError);
-  return error as SendError;
+function failure(url: string): Promise<SendError> {
+  return sendFailure(sendHttp(preparedRequest(url), { agents }));
 }
 
 describe('a send that fails after a redirect', () => {
