@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { moveJournalFile } from '../../src/appdata/paths.js';
 import { ApiClient } from '../app/api-client.js';
+import { ferryBin } from '../support/cli.js';
 import { processLoad } from '../support/process-load.js';
 import { isolatedDataDir, tempDir, folderSnapshot } from '../support/temp.js';
 
@@ -18,17 +19,8 @@ const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
 let ws: string;
 let data: string;
 
-function ferry(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, '-w', ws, ...args], { env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`ferry ${args.join(' ')} did not end in 30 s`))), 30_000);
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('exit', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
-  });
-}
+/** `ferry -w WS ARGS` as shipped, in a process of its own. */
+const ferry = (args: string[]) => ferryBin(['-w', ws, ...args], data);
 
 const read = async (rel: string) => fs.readFile(path.join(ws, rel), 'utf8');
 const exists = async (rel: string) => fs.lstat(path.join(ws, rel)).then(() => true, () => false);

@@ -3,14 +3,13 @@
  * are read as written with a warning naming the file, line and fix; names at the bound are not.
  * Real files in a temporary folder; the workspace read whole, read in part, and by `ferry ls`.
  */
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openWorkspace, type Warning } from '../../src/workspace/index.js';
+import { ferryBin } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
-const BIN = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
 const at200 = 'n'.repeat(200);
 const astral200 = '😀'.repeat(200); // 400 UTF-16 units, 200 characters
 const over = 'x'.repeat(201);
@@ -111,13 +110,7 @@ describe('names in hand-edited files', () => {
   it('ferry ls lists the requests and the warnings', async () => {
     const data = await isolatedDataDir();
     const root = await workspace();
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, '-w', root, 'ls'], { env: { ...process.env, FERRY_DATA_DIR: data, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let text = '';
-      const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error('ferry ls did not end in 30 s'))), 30_000);
-      child.stdout.on('data', (c) => (text += c));
-      child.on('exit', () => (clearTimeout(timer), resolve(text)));
-    });
+    const out = (await ferryBin(['-w', root, 'ls'], data)).stdout;
     expect(out).toMatch(/GET\s+\s+Empty\.yaml/);
     expect(out).toContain('requests/Empty.yaml:2:7: name: A name cannot be empty; give a name of 1 to 200 characters. The file is read as it is.');
     expect(out).toContain('requests/Long.yaml:2:7: name: A name can have at most 200 characters; this one has 201.');
