@@ -1,11 +1,11 @@
 /** `ferry secret ls|set|unset`: values of secret variables stored on this computer, and sent by runs. */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ferry } from '../support/cli.js';
+import { ferry, ferryBin } from '../support/cli.js';
 import { isolatedDataDir, tempDir } from '../support/temp.js';
 
 let dataDir: string;
@@ -43,15 +43,7 @@ afterEach(async () => {
 });
 
 /** `ferry` as shipped (bin/ferry.js), in its own process, on the test's workspace and data folder. */
-function shipped(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const bin = path.join(import.meta.dirname, '..', '..', 'bin', 'ferry.js');
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [bin, '-w', ws, ...args], { env: { ...process.env, FERRY_DATA_DIR: dataDir, NO_COLOR: '1' }, timeout: 20_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(stdin ?? '');
-  });
-}
+const shipped = (args: string[], stdin?: string) => ferryBin(['-w', ws, ...args], dataDir, { stdin });
 
 /** Every file of the data folder, as text, to look for plain-text values. */
 async function dataFolderText(): Promise<string> {

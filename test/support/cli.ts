@@ -99,13 +99,14 @@ export function ferryProcess(args: string[], env: NodeJS.ProcessEnv, limitMs = 6
 }
 
 /**
- * `ferry ARGS` as shipped (ferryProcess) with `dataDir` its data folder and nothing on its stdin,
- * run to its end: its exit code and what it printed. `until` (on stdout) sends Ctrl-C once seen
- * (for `serve`). One not ended after `limitMs` is killed and fails the test, naming it.
+ * `ferry ARGS` as shipped (ferryProcess) with `dataDir` its data folder and `stdin` (nothing unless
+ * given) on its standard input, run to its end: its exit code and what it printed. `until` (on
+ * stdout) sends Ctrl-C once seen (for `serve`). One not ended after `limitMs` is killed and fails
+ * the test, naming it.
  */
-export async function ferryBin(args: string[], dataDir: string, { until, limitMs = 30_000 }: { until?: RegExp; limitMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function ferryBin(args: string[], dataDir: string, { until, limitMs = 30_000, stdin = '' }: { until?: RegExp; limitMs?: number; stdin?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const run = ferryProcess(args, { FERRY_DATA_DIR: dataDir }, limitMs);
-  run.child.stdin.end();
+  run.child.stdin.end(stdin);
   if (until) {
     const onOut = () => {
       if (!until.test(run.output.stdout)) return;
