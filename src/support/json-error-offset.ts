@@ -1,107 +1,33 @@
 /**
  * Where JSON text first goes wrong, for messages that name a line and column: Node 20's
  * `JSON.parse` gives no position for a stray token (`Unexpected token '}', "…" is not valid
- * JSON`), and in a large export that snippet finds nothing. Walks the grammar (RFC 8259) without
- * building values, with a stack of its own, so deep nesting cannot overflow the call stack.
+ * JSON`), and in a large export that snippet finds nothing. jsonc-parser (VS Code's) names the
+ * place, held to strict JSON: no comments, no trailing commas, no empty text.
  */
+import { parse, ParseErrorCode, type ParseError } from 'jsonc-parser';
 
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
-const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
+const WORDS = ['true', 'false', 'null'];
 
 /**
  * The offset of the first character that cannot stand where it is (`text.length` when the text
- * ends too soon), or undefined when the text is valid JSON.
+ * ends too soon), or undefined when the text is valid JSON — or nested deeper than the parser's
+ * calls can follow (JSON.parse's own words are said then).
  */
 export function jsonErrorOffset(text: string): number | undefined {
-  const open: string[] = [];
-  let i = 0;
-  const skipSpace = (): void => {
-    while (i < text.length && WHITESPACE.has(text[i]!)) i++;
-  };
-  /** Reads a string at `i`; returns the offset of its fault, or undefined with `i` past it. */
-  const readString = (): number | undefined => {
-    if (text[i] !== '"') return i;
-    i++;
-    for (;;) {
-      if (i >= text.length) return i;
-      const c = text[i]!;
-      if (c === '"') {
-        i++;
-        return undefined;
-      }
-      if (c < ' ') return i;
-      if (c === '\\') {
-        const e = text[i + 1];
-        if (e === 'u') {
-          for (let k = 2; k < 6; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) return Math.min(i + k, text.length);
-          i += 6;
-        } else if (e !== undefined && ESCAPES.has(e)) i += 2;
-        else return Math.min(i + 1, text.length);
-      } else i++;
-    }
-  };
-  /** Reads an object's key and its colon, leaving `i` at the value. */
-  const readKey = (): number | undefined => {
-    const fault = readString();
-    if (fault !== undefined) return fault;
-    skipSpace();
-    if (text[i] !== ':') return i;
-    i++;
+  const errors: ParseError[] = [];
+  try {
+    parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  } catch {
     return undefined;
-  };
-
-  let expectValue = true;
-  for (;;) {
-    skipSpace();
-    if (expectValue) {
-      const c = text[i];
-      if (c === '{' || c === '[') {
-        open.push(c);
-        i++;
-        skipSpace();
-        const close = c === '{' ? '}' : ']';
-        if (text[i] === close) {
-          open.pop();
-          i++;
-          expectValue = false;
-        } else if (c === '{') {
-          const fault = readKey();
-          if (fault !== undefined) return fault;
-        }
-        continue;
-      }
-      if (c === '"') {
-        const fault = readString();
-        if (fault !== undefined) return fault;
-      } else if (c === 't' || c === 'f' || c === 'n') {
-        const word = c === 't' ? 'true' : c === 'f' ? 'false' : 'null';
-        for (let k = 0; k < word.length; k++) if (text[i + k] !== word[k]) return Math.min(i + k, text.length);
-        i += word.length;
-      } else {
-        const number = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-        number.lastIndex = i;
-        const m = number.exec(text);
-        if (!m) return i;
-        // `01`, `1.` or `1e`: the number ends where the grammar does; what follows is the fault.
-        i += m[0].length;
-      }
-      expectValue = false;
-      continue;
-    }
-    const top = open[open.length - 1];
-    if (top === undefined) return i < text.length ? i : undefined;
-    const c = text[i];
-    if (c === ',') {
-      i++;
-      if (top === '{') {
-        skipSpace();
-        const fault = readKey();
-        if (fault !== undefined) return fault;
-      }
-      expectValue = true;
-    } else if (c === (top === '{' ? '}' : ']')) {
-      open.pop();
-      i++;
-    } else return i;
   }
+  const first = errors[0];
+  if (first === undefined) return undefined;
+  if (first.error !== ParseErrorCode.InvalidSymbol) return first.offset;
+  // jsonc-parser names a bad word (`tru`) where it begins; JSON.parse, like any JSON reader, takes
+  // `true`'s letters as far as they go and names the first one that departs (`tru}`: the `}`).
+  const symbol = text.slice(first.offset, first.offset + first.length);
+  const word = WORDS.find((w) => w[0] === symbol[0]) ?? '';
+  let same = 0;
+  while (same < word.length && symbol[same] === word[same]) same++;
+  return first.offset + same;
 }

