@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AnyRequest, AnyResponse, HeaderValues } from '../../http-types.js';
 import { answerable, forgetStatusMessage, plainTextHeaders } from '../../http-types.js';
+import { findPlaceholders } from '../../../template/index.js';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 7.6.1), plus HTTP/2's own. */
 const HOP_BY_HOP = new Set([
@@ -25,14 +26,16 @@ export interface ForwardOutcome {
   failed: boolean;
 }
 
-/** A placeholder the rendering left as written: a variable the server does not have. */
-const LEFT_PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/;
+/** The name of a placeholder the rendering left as written (a variable the server does not have), if any. */
+function leftPlaceholder(text: string): string | undefined {
+  return findPlaceholders(text)[0]?.name;
+}
 
 /** Checks a rendered `proxyUrl`; returns the URL or an explanation. */
 export function parseBackendUrl(text: string): URL | string {
   const trimmed = text.trim();
   if (trimmed === '') return 'proxyUrl is empty; give the base URL of the real backend, e.g. https://api.example.com';
-  const left = LEFT_PLACEHOLDER.exec(trimmed)?.[1];
+  const left = leftPlaceholder(trimmed);
   let url: URL;
   try {
     url = new URL(trimmed);
@@ -42,7 +45,7 @@ export function parseBackendUrl(text: string): URL | string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `proxyUrl "${trimmed}" must start with http:// or https://`;
   // `http://{{host}}:8080` parses (braces may be in a host name) and would fail every forwarded request.
-  const inHost = LEFT_PLACEHOLDER.exec(decodeURIComponent(url.hostname))?.[1];
+  const inHost = leftPlaceholder(decodeURIComponent(url.hostname));
   if (inHost !== undefined) return `proxyUrl "${trimmed}" still holds {{${inHost}}} where the host should be: ${notDefined(inHost)}`;
   return url;
 }
