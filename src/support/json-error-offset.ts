@@ -4,7 +4,11 @@
  * JSON`), and in a large export that snippet finds nothing. jsonc-parser (VS Code's) names the
  * place, held to strict JSON: no comments, no trailing commas, no empty text.
  */
-import { parse, ParseErrorCode, type ParseError } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type * as JsoncParser from 'jsonc-parser';
+
+/** Loaded when a text fails to parse: every import reads JSON, few read broken JSON. */
+let jsonc: typeof JsoncParser | undefined;
 
 const WORDS = ['true', 'false', 'null'];
 
@@ -14,15 +18,16 @@ const WORDS = ['true', 'false', 'null'];
  * calls can follow (JSON.parse's own words are said then).
  */
 export function jsonErrorOffset(text: string): number | undefined {
-  const errors: ParseError[] = [];
+  jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof JsoncParser;
+  const errors: JsoncParser.ParseError[] = [];
   try {
-    parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   } catch {
     return undefined;
   }
   const first = errors[0];
   if (first === undefined) return undefined;
-  if (first.error !== ParseErrorCode.InvalidSymbol) return first.offset;
+  if (first.error !== jsonc.ParseErrorCode.InvalidSymbol) return first.offset;
   // jsonc-parser names a bad word (`tru`) where it begins; JSON.parse, like any JSON reader, takes
   // `true`'s letters as far as they go and names the first one that departs (`tru}`: the `}`).
   const symbol = text.slice(first.offset, first.offset + first.length);
