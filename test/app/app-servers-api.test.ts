@@ -531,6 +531,22 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
   });
 });
 
+/** servers/probe.yaml: a TCP server on a port held by another program, so each start of it is refused. */
+const probeFile = (port: number, autoStart: boolean) => ({ name: 'Probe', kind: 'tcp', autoStart, port, socket: { greeting: 'probe' } });
+
+/**
+ * Saves servers/probe.yaml again as it is (`probe` refused its held port and waits for a save to
+ * retry) and waits for the retry's refusal in the list: proof that a save of another server file
+ * just before it was acted on, where a fixed sleep could end first on a loaded machine. The
+ * autoStart pass watches both files with one watch whose actions run one after another
+ * (settled-watch.ts), so the probe's comes second; a Start by hand's own watch sees the same
+ * changes in the same order, each settled as long.
+ */
+async function probeSavedAfter(ws: TempWorkspace, list: () => Promise<ServerView[]>, port: number, autoStart: boolean): Promise<void> {
+  await ws.write('servers/probe.yaml', probeFile(port, autoStart));
+  await until('the probe\'s save to be retried and refused', async () => /^server probe did not start: .*already in use.*Save the file again to retry\./.test((await list()).find((r) => r.id === 'probe')?.startError ?? ''));
+}
+
 describe('ferry app API: the autoStart rule (2.11)', () => {
   let ws: TempWorkspace;
   let opened: { app: AppServer; client: ApiClient } | undefined;
@@ -591,8 +607,11 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
   it('an autoStart server whose port was taken starts when its file is saved in the app, as `ferry serve` does; stopped by hand it stays stopped', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
     const { holder, port } = await heldPort();
+    const probe = await heldPort();
     await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
+    await ws.write('servers/probe.yaml', probeFile(probe.port, true));
     await knownHere(ws, 'auto');
+    await knownHere(ws, 'probe');
     try {
       await reopen();
       expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: false, startError: expect.stringMatching(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program`)) });
@@ -608,21 +627,27 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
       expect(await new Promise<string>((resolve) => socket.once('data', (d) => resolve(d.toString())))).toBe('saved here');
       socket.destroy();
       // Stopped by hand, then saved: it stays stopped (the user's choice), as a running server's edit does not start it either.
+      // Saved as this computer knows it (a changed one would wait for a start by hand whatever the stop said).
       await opened!.client.call('POST', '/api/servers/stop', { id: 'auto' });
-      await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'again' } });
-      await new Promise((r) => setTimeout(r, 300));
+      await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'saved here' } });
+      await probeSavedAfter(ws, list, probe.port, true);
       expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: false });
     } finally {
       holder.close();
+      probe.holder.close();
     }
   });
 
   it('a Start by hand that failed (its port in use) is tried again when the file is saved; a failed retry shows its error; stopped by hand it stays stopped', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
     const { holder, port } = await heldPort();
+    const probe = await heldPort();
     await ws.write('servers/manual.yaml', { name: 'Manual', kind: 'tcp', port, socket: { greeting: 'first' } });
+    await ws.write('servers/probe.yaml', probeFile(probe.port, false));
     try {
       await reopen();
+      // Refused its port, the probe waits for a save to retry (probeSavedAfter).
+      expect((await opened!.client.call('POST', '/api/servers/start', { id: 'probe' })).status).toBe(400);
       const refused = await opened!.client.call('POST', '/api/servers/start', { id: 'manual' });
       expect(refused.status).toBe(400);
       expect(refused.text).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program`));
@@ -645,7 +670,7 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
       // Stopped by hand, then saved: it stays stopped.
       await opened!.client.call('POST', '/api/servers/stop', { id: 'manual' });
       await ws.write('servers/manual.yaml', { name: 'Manual', kind: 'tcp', port, socket: { greeting: 'again' } });
-      await new Promise((r) => setTimeout(r, 300));
+      await probeSavedAfter(ws, list, probe.port, false);
       expect((await list()).find((r) => r.id === 'manual')).toMatchObject({ running: false });
       // And Start by hand works again.
       expect((await opened!.client.call('POST', '/api/servers/start', { id: 'manual' })).status).toBe(200);
@@ -658,8 +683,11 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
   it('an autoStart server that failed, then started and stopped by hand, stays stopped when its file is saved', async () => {
     process.env.FERRY_DATA_DIR = ws.dataDir;
     const { holder, port } = await heldPort();
+    const probe = await heldPort();
     await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
+    await ws.write('servers/probe.yaml', probeFile(probe.port, true));
     await knownHere(ws, 'auto');
+    await knownHere(ws, 'probe');
     try {
       await reopen();
       expect((await list()).find((r) => r.id === 'auto')!.startError).toMatch(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use by another program`));
@@ -668,10 +696,11 @@ describe('ferry app API: the autoStart rule (2.11)', () => {
       await opened!.client.call('POST', '/api/servers/stop', { id: 'auto' });
       // Saved again as it is (an editor's save): a configuration this computer knows.
       await ws.write('servers/auto.yaml', { name: 'Auto', kind: 'tcp', autoStart: true, port, socket: { greeting: 'hello' } });
-      await new Promise((r) => setTimeout(r, 400));
+      await probeSavedAfter(ws, list, probe.port, true);
       expect((await list()).find((r) => r.id === 'auto')).toMatchObject({ running: false });
     } finally {
       holder.close();
+      probe.holder.close();
     }
   });
 
