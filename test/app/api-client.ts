@@ -49,7 +49,8 @@ export class ApiClient {
   }
 
   /** Joins the live channel; `events` fills as they arrive, each with the time it came. */
-  async live(): Promise<{ events: LiveEvent[]; times: number[]; close(): void }> {
+  /** The live channel as a page joins it; `caughtUp` resolves once every event the app sent before it was called has arrived (a ping's pong follows them on the socket). */
+  async live(): Promise<{ events: LiveEvent[]; times: number[]; caughtUp(): Promise<void>; close(): void }> {
     const ws = new WebSocket(`ws://127.0.0.1:${this.port}/api/live${this.page ? `?page=${this.page}` : ''}`, { headers: { cookie: this.cookie } });
     const events: LiveEvent[] = [];
     const times: number[] = [];
@@ -61,7 +62,11 @@ export class ApiClient {
       ws.once('open', () => resolve());
       ws.once('error', reject);
     });
-    return { events, times, close: () => ws.close() };
+    const caughtUp = () => new Promise<void>((resolve) => {
+      ws.once('pong', () => resolve());
+      ws.ping();
+    });
+    return { events, times, caughtUp, close: () => ws.close() };
   }
 }
 

@@ -78,7 +78,8 @@ describe('ferry app API', () => {
       // Once: reading again finds no damaged file; a page joining later is not told again.
       expect((await client.call('GET', '/api/workspace')).status).toBe(200);
       const later = await client.live();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Whatever the app sent either page by now (a joining page's waiting notices, a read's notice) has arrived.
+      await Promise.all([live.caughtUp(), later.caughtUp()]);
       expect([...live.events, ...later.events].filter((e) => e.type === 'notice')).toHaveLength(1);
       live.close();
       later.close();
@@ -195,7 +196,8 @@ describe('ferry app API', () => {
       answer!();
       await until('the second run to end', () => again.events.find((e) => e.type === 'run' && e.runId === 'slow-run-2' && e.event.type === 'end'));
       again.close();
-      await new Promise((r) => setTimeout(r, 300));
+      // Answered once the run is over, its values saved or dropped (a fixed wait could end first).
+      expect((await client.call('GET', '/api/run/report?runId=slow-run-2')).status).toBe(200);
       expect(await app.state.data.scriptValues('environment:Staging')).toEqual({});
     } finally {
       await closeSite();
