@@ -196,11 +196,15 @@ export function ResponseViewer({ answer, sending, error, liveMessages = [] }: { 
       setCopied({ answer, said });
       window.setTimeout(() => setCopied((now) => (now?.said === said ? null : now)), 2000);
     };
-    wholeBody()
-      .then((body) => {
-        const whole = bodyText(body, contentType).text;
-        return navigator.clipboard.writeText(view === 'pretty' ? pretty(whole, contentType, true) : whole);
-      })
+    // A page holding the whole body (Show all, or an answer under the shown size) copies the text it
+    // already read and indented: 20 MB of JSON indented again held the page for seconds.
+    const held = shownBytes >= bodySize ? (view === 'pretty' ? prettyText : text) : undefined;
+    const copied = held !== undefined ? Promise.resolve(held) : wholeBody().then((body) => {
+      const whole = bodyText(body, contentType).text;
+      return view === 'pretty' ? pretty(whole, contentType, true) : whole;
+    });
+    copied
+      .then((copy) => navigator.clipboard.writeText(copy))
       .then(() => say('Copied'), (e: Error) => say(`Not copied: ${e.message}`));
   };
   const fetching = wholeState?.answer === answer ? wholeState : null;
