@@ -10,7 +10,7 @@ import { listEnvironments, NoEnvironmentError, RunError, useEnvironment } from '
 import { createEnvironment, deleteEnvironment, renameEnvironment } from '../variables/manage-environments.js';
 import { forgetScriptValues } from '../variables/script-values.js';
 import { WorkspaceBusyError } from '../appdata/index.js';
-import { ENVIRONMENTS_DIR, NameError, WorkspaceError } from '../workspace/index.js';
+import { ENVIRONMENTS_DIR, MAX_NAME_LENGTH, NameError, WorkspaceError } from '../workspace/index.js';
 import { environmentProblems } from './environment-problems.js';
 import { openWorkspaceFor, type CliContext } from './context.js';
 import { CliError, EXIT_CODES_HELP } from './exit-codes.js';
@@ -71,7 +71,7 @@ export function registerEnv(program: Command, ctx: CliContext): void {
     .command('new')
     .description('add an environment (environments/NAME.yaml), empty or a copy of another')
     .addHelpText('after', examples([["ferry env new Staging", "environments/Staging.yaml, no variables"], ["ferry env new 'QA 2' --copy-of QA", "QA's variables, and its secret values on this computer"]]))
-    .argument('<name>', 'display name (1–200 characters); the file name comes from it')
+    .argument('<name>', `display name (1–${MAX_NAME_LENGTH} characters); the file name comes from it`)
     .option('--copy-of <env>', "start with this environment's variables (id or name), secret values included")
     .action(async (name: string, options: { copyOf?: string }, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
@@ -84,7 +84,7 @@ export function registerEnv(program: Command, ctx: CliContext): void {
     .description('rename an environment: its file follows, and so do its secret values, script values and active mark on this computer')
     .addHelpText('after', examples([["ferry env rename staging 'Staging EU'", "environments/Staging EU.yaml"]]))
     .argument('<env>', 'environment id (file name) or display name')
-    .argument('<name>', 'the new display name (1–200 characters)')
+    .argument('<name>', `the new display name (1–${MAX_NAME_LENGTH} characters)`)
     .action(async (wanted: string, name: string, _options: unknown, command: Command) => {
       const ws = await openWorkspaceFor(command, ctx);
       const id = await managing(() => renameEnvironment(ws, new WorkspaceData(ws.id, ws.root), wanted, name, { writer: 'ferry env rename' }));

@@ -55,7 +55,5 @@ export const MAX_INLINED_EXAMPLE_NODES = 200_000;
 export const MAX_EXAMPLE_ITEMS = 1000;
 /** A generated string is stretched to `minLength`, at most to this many characters. */
 export const MAX_EXAMPLE_STRING = 10_000;
-/** Names are at most 200 characters (spec 2.1.5). */
-export const MAX_NAME_CHARS = 200;
 /** External references listed by name in the note; the rest are counted. */
 export const MAX_LISTED_REFS = 10;

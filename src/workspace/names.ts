@@ -1,6 +1,7 @@
 /** File and folder names from display names (spec 2.1.4–2.1.5). */
 import { terminalText } from '../support/terminal-text.js';
 
+/** A display name's most characters (spec 2.1.5): the one declaration, for checks, importers and help. */
 export const MAX_NAME_LENGTH = 200;
 export const MAX_FILE_NAME_LENGTH = 80;
 /**

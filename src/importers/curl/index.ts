@@ -2,6 +2,7 @@
  * cURL import (spec 4.6): one command in, one request out, with notes for what is not brought
  * over exactly. `importCurl` returns an `ImportResult` holding that one request.
  */
+import { MAX_NAME_LENGTH } from '../../workspace/index.js';
 import { emptyResult, ImportError, type ImportResult, type ImportedRequestData } from '../types.js';
 import { parseCurlArgs } from './args.js';
 import { dataBody, dataPieces, joinData, parseFormArg, piecesToText, type DataArg, type FormPart } from './body.js';
@@ -293,7 +294,7 @@ function safeDecode(s: string): string {
 
 function nameFromUrl(url: string): string {
   const withoutScheme = url.replace(HAS_SCHEME, '').split(/[?#]/)[0]!.replace(/\/+$/, '');
-  return [...(withoutScheme || url || 'Imported request')].slice(0, 200).join('');
+  return [...(withoutScheme || url || 'Imported request')].slice(0, MAX_NAME_LENGTH).join('');
 }
 
 function collectShellNotes(

@@ -1,5 +1,5 @@
 /** Names the import gives: requests after their operation, path parameters as camelCase variables. */
-import { MAX_NAME_CHARS } from '../../openapi-document/index.js';
+import { MAX_NAME_LENGTH } from '../../workspace/index.js';
 
 /** Parameter names too generic to say what they identify: they get the resource in front. */
 const GENERIC_PARAMS = new Set(['id', 'uuid', 'guid', 'key', 'slug', 'name', 'code', 'ref', 'number', 'num', 'no', 'index', 'idx']);
@@ -66,7 +66,7 @@ export function cleanName(value: unknown): string | undefined {
   const line = value.replace(/\s+/g, ' ').trim();
   if (!line) return undefined;
   const chars = [...line];
-  return chars.length > MAX_NAME_CHARS ? chars.slice(0, MAX_NAME_CHARS - 1).join('') + '…' : line;
+  return chars.length > MAX_NAME_LENGTH ? chars.slice(0, MAX_NAME_LENGTH - 1).join('') + '…' : line;
 }
 
 /** Request name: `summary`, else `operationId`, else `METHOD /path` (spec 4.4.2). */
