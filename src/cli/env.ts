@@ -45,8 +45,9 @@ export function registerEnv(program: Command, ctx: CliContext): void {
       const c = paint(ctx.output);
       const width = Math.max(...rows.map((r) => r.id.length));
       for (const row of rows) {
-        const name = row.name === row.id ? '' : `  ${c.dim(row.name)}`;
-        ctx.output.out(`${row.active ? c.green('*') : ' '} ${row.id.padEnd(width)}${name}${row.active ? `  ${c.dim('(active)')}` : ''}`);
+        // The id is padded only when a name or the mark follows it: no trailing spaces on a row.
+        const after = [row.name === row.id ? '' : c.dim(row.name), row.active ? c.dim('(active)') : ''].filter(Boolean);
+        ctx.output.out(`${row.active ? c.green('*') : ' '} ${after.length ? `${row.id.padEnd(width)}  ${after.join('  ')}` : row.id}`);
       }
     });
 

@@ -33,7 +33,8 @@ describe('ferry env', () => {
     await fs.writeFile(path.join(ws, 'environments', 'wrong.yaml'), 'name: Wrong\nvariables: 5\n');
     const listed = await ferry(['-w', ws, 'env', 'ls']);
     expect(listed.code).toBe(0);
-    expect(listed.stdout).toMatch(/^ {2}prod +\n {2}staging {2}Staging Env\n$/);
+    // prod's name is its id: the row is the id alone, without the padding of trailing spaces.
+    expect(listed.stdout).toBe('  prod\n  staging  Staging Env\n');
     expect(listed.stderr.split('\n')).toEqual([
       expect.stringMatching(/^ferry: environments\/broken\.yaml:2:1: YAML syntax error: .+ \(not listed: fix the file to use it\)$/),
       'ferry: environments/wrong.yaml:2:12: variables: expected a list, got number 5 (not listed: fix the file to use it)',
@@ -78,6 +79,8 @@ describe('ferry env', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('No environment "nope". Environments here: ');
     expect((await ferry(['-w', ws, 'env', 'ls', '--json'])).stdout).toMatch(/"id": "prod",\s+"name": "prod",\s+"active": true/);
+    // Named as its id and active: the mark follows the padded id, and no row ends in spaces.
+    expect((await ferry(['-w', ws, 'env', 'ls'])).stdout).toBe('* prod     (active)\n  staging  Staging Env\n');
     expect((await ferry(['-w', ws, 'env', 'use'])).stderr).toContain('Name one environment, or give --none');
   });
 
