@@ -175,7 +175,7 @@ export function refuseUpgrade(socket: Duplex, text: string): void {
 
 /** Why a request for another name is refused, and the two ways out (a proxy in front of the server, mostly nginx's `proxy_set_header Host $host`, needs the first). */
 function notLoopbackText(host: string | string[]): string {
-  return `Ferry's server on 127.0.0.1 only answers requests addressed to 127.0.0.1, localhost or [::1] (this one was for ${JSON.stringify(String(host).slice(0, 100))}): a web page could otherwise read it through DNS rebinding. A reverse proxy on this computer can address it as localhost (nginx: proxy_set_header Host localhost;), or set host: 0.0.0.0 in the server file to answer other names (other devices can then reach it too).\n`;
+  return `Ferry's server on 127.0.0.1 only answers requests addressed to 127.0.0.1, localhost, [::1] or a name under .localhost (this one was for ${JSON.stringify(String(host).slice(0, 100))}): a web page could otherwise read it through DNS rebinding. A reverse proxy on this computer can address it as localhost (nginx: proxy_set_header Host localhost;), or set host: 0.0.0.0 in the server file to answer other names (other devices can then reach it too).\n`;
 }
 
 /** The ServerError of a port that could not be bound: `bindFailure`'s message, and the system code. */

@@ -193,7 +193,7 @@ describe('TCP relay', () => {
       const port = Number(new URL(server!.url).port);
       const rebound = await exchange(port, [`GET /secret HTTP/1.1\r\nHo`, `st: evil.example:${port}\r\nAccept: */*\r\n\r\n`]);
       expect(rebound).toMatch(/^HTTP\/1\.1 403 Forbidden\r\nContent-Type: text\/plain; charset=utf-8\r\nConnection: close\r\nContent-Length: \d+\r\n\r\n/);
-      expect(rebound).toContain(`refused: an HTTP request addressed to "evil.example:${port}", which is how a web page reaches this computer through DNS rebinding; a relay on 127.0.0.1 relays HTTP requests addressed to 127.0.0.1, localhost or [::1] only (set host: 0.0.0.0 to relay other names)`);
+      expect(rebound).toContain(`refused: an HTTP request addressed to "evil.example:${port}", which is how a web page reaches this computer through DNS rebinding; a relay on 127.0.0.1 relays HTTP requests addressed to 127.0.0.1, localhost, [::1] or a name under .localhost only (set host: 0.0.0.0 to relay other names)`);
       expect(seen).toEqual([]);
       await eventually(async () => (handle.traffic.recent() as MessageRecord[]).some((r) => r.detail.event === 'error'));
       const record = (handle.traffic.recent() as MessageRecord[]).find((r) => r.detail.event === 'error')!;
@@ -201,6 +201,10 @@ describe('TCP relay', () => {
       const local = await exchange(port, [`GET /page HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: close\r\n\r\n`]);
       expect(local).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*hello$/);
       expect(seen).toEqual(['GET /page']);
+      // A name under .localhost is this computer too, as the refusal says.
+      const named = await exchange(port, [`GET /named HTTP/1.1\r\nHost: app.localhost:${port}\r\nConnection: close\r\n\r\n`]);
+      expect(named).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*hello$/);
+      expect(seen).toEqual(['GET /page', 'GET /named']);
     } finally {
       await new Promise((r) => web.close(r));
     }

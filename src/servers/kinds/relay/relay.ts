@@ -162,7 +162,7 @@ class RelayKind implements SocketKindInstance {
         held = undefined;
         if ('refuse' in verdict) {
           refused = true;
-          failure = `refused: ${verdict.refuse}, which is how a web page reaches this computer through DNS rebinding; a relay on 127.0.0.1 relays HTTP requests addressed to 127.0.0.1, localhost or [::1] only (set host: 0.0.0.0 to relay other names)`;
+          failure = `refused: ${verdict.refuse}, which is how a web page reaches this computer through DNS rebinding; a relay on 127.0.0.1 relays HTTP requests addressed to 127.0.0.1, localhost, [::1] or a name under .localhost only (set host: 0.0.0.0 to relay other names)`;
           upstream.destroy();
           client.end(rawPlainTextAnswer('403 Forbidden', `Ferry's TCP relay ${failure}.\n`));
           return;
