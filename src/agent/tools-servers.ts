@@ -23,6 +23,11 @@ function bounded(value: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bounded(v, depth + 1)]));
 }
 
+/** A warning about a server file, or about servers/ itself (a pipe, a file or a link in its place: then no server is listed). */
+function aboutServers(warning: { file: string }): boolean {
+  return warning.file === SERVERS_DIR || warning.file.startsWith(`${SERVERS_DIR}/`);
+}
+
 export function registerServerTools(server: McpServer, state: AgentState): void {
   server.registerTool(
     'list_servers',
@@ -38,7 +43,7 @@ export function registerServerTools(server: McpServer, state: AgentState): void 
           const running = state.servers.get(s.id)?.servers.find((r) => r.id === s.id);
           return { id: s.id, name: s.value.name, kind: s.value.kind, port: s.value.port, autoStart: s.value.autoStart === true, running: running !== undefined, ...(running ? { url: running.clientUrl } : {}) };
         }),
-        ...(ws.warnings.some((w) => w.file.startsWith(`${SERVERS_DIR}/`)) ? { warnings: ws.warnings.filter((w) => w.file.startsWith(`${SERVERS_DIR}/`)) } : {}),
+        ...(ws.warnings.some(aboutServers) ? { warnings: ws.warnings.filter(aboutServers) } : {}),
       })),
   );
 

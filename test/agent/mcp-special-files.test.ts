@@ -143,4 +143,30 @@ describe('ferry mcp: file problems carry their warning codes', () => {
       await fs.rm(big);
     }
   }, 60_000);
+
+  it('list_servers gives the warning of a pipe, a file or a link in the place of servers/ itself, as ferry ls --json does', async () => {
+    const folder = path.join(root, 'servers');
+    const kept = path.join(outside, 'servers-kept');
+    await fs.rename(folder, kept);
+    try {
+      await isolatedDataDir();
+      const cases: Array<[string, () => Promise<void>, string]> = [
+        ['a named pipe', async () => void execFileSync('mkfifo', [folder]), 'not-a-folder'],
+        ['a regular file', () => fs.writeFile(folder, 'not a folder\n'), 'not-a-folder'],
+        ['a link to a folder outside', () => fs.symlink(outside, folder), 'symlink'],
+      ];
+      for (const [what, make, code] of cases) {
+        await make();
+        const cli = (JSON.parse((await ferry(['-w', root, 'ls', '--json'])).stdout) as { warnings: Array<{ file: string; code?: string }> }).warnings;
+        const servers = await toolJson('list_servers');
+        expect(servers.servers, what).toEqual([]);
+        expect(servers.warnings, what).toEqual(cli.filter((w) => w.file === 'servers'));
+        expect(servers.warnings, what).toEqual([expect.objectContaining({ file: 'servers', code, namesFile: true })]);
+        await fs.rm(folder);
+      }
+    } finally {
+      await fs.rm(folder, { force: true });
+      await fs.rename(kept, folder);
+    }
+  }, 60_000);
 });
