@@ -5,6 +5,7 @@
  */
 import { EMPTY_SCOPE } from '../template/index.js';
 import { ServerError } from './errors.js';
+import { placeRefusal } from './refusal-place.js';
 import { loadServerKind } from './kinds/index.js';
 import type { ServerEntry } from './server.js';
 import { TrafficLog } from './traffic.js';
@@ -21,6 +22,6 @@ export async function checkServerSettings(entry: ServerEntry, root: string): Pro
     }
     return undefined;
   } catch (error) {
-    return error instanceof ServerError ? error.message : `${entry.file}: ${(error as Error).message}`;
+    return error instanceof ServerError ? placeRefusal(error.message, entry.file, root) : `${entry.file}: ${(error as Error).message}`;
   }
 }

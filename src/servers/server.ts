@@ -22,6 +22,7 @@ import { httpExchangeRecord } from './http-traffic.js';
 import { messageRecord } from './kinds/messages/traffic.js';
 import { watchSettled } from './settled-watch.js';
 import { portRefusal, recordServer } from './serving-processes.js';
+import { placeRefusal, placeServerError } from './refusal-place.js';
 
 /** A server file as the workspace gives it (`Workspace.servers` entries fit). */
 export interface ServerEntry {
@@ -41,7 +42,10 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
   const traffic = options.traffic ?? new TrafficLog();
   const notify = (level: ServerNotice['level'], message: string, event?: ServerNotice['event']) => options.onNotice?.({ server: entry.id, level, message, ...(event ? { event } : {}) });
   const launch = (config: ServerFile) => launchKind(entry, config, options, traffic, kinds);
-  let current = await launch(entry.value);
+  // A kind's refusal names a field; said with its line and column here, for every face.
+  let current = await launch(entry.value).catch((error: unknown) => {
+    throw placeServerError(error, entry.file, options.root);
+  });
   let stopped = false;
   // In the data folder, so a `ferry serve` refused this port can say which Ferry process holds it.
   const recorded = await recordServer({ file: entry.file, workspace: options.root, port: () => current.listener.port, kind: () => current.config.kind });
@@ -78,7 +82,8 @@ export async function startServer(entry: ServerEntry, options: ServerOptions, ki
     } catch (error) {
       // Moved to a port another server here or another Ferry process holds: named, as at a start.
       const message = !(error instanceof ServerError) ? `${entry.file}: ${(error as Error).message}`
-        : error.code === 'EADDRINUSE' ? await portRefusal(error.message, { file: entry.file, port: next.port, kind: next.kind, workspace: options.root }) : error.message;
+        : error.code === 'EADDRINUSE' ? await portRefusal(error.message, { file: entry.file, port: next.port, kind: next.kind, workspace: options.root })
+        : placeRefusal(error.message, entry.file, options.root);
       notify('warning', `${message} — the server keeps its previous settings.`);
     }
   };

@@ -7,7 +7,7 @@ export * from './names.js';
 export * from './files.js';
 export * from './save.js';
 export * from './requests.js';
-export { readResource, parseYamlData } from './read-resource.js';
+export { readResource, parseYamlData, readSmallFile } from './read-resource.js';
 export { formatWarning } from './warning-text.js';
 export { isSubfolderWarning } from './unread-entries.js';
 export { isSkippedEntry, WARNING_CODES, type WarningCode } from './warning-code.js';

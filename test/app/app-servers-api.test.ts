@@ -435,7 +435,7 @@ describe('ferry app API: servers (editors, send, DNS traffic, autoStart)', () =>
       const view = (await client.call('GET', '/api/server?id=chat')).body as ServerEditorView;
       const saved = await client.call('PUT', '/api/server', { id: 'chat', server: view.server, sectionYaml: 'mode: rules\nrules:\n  - match: regex\n    pattern: "("\n' });
       expect(saved.status).toBe(200);
-      expect((saved.body as { warning?: string }).warning).toMatch(/servers\/chat\.yaml: websocket\.rules\[0\]/);
+      expect((saved.body as { warning?: string }).warning).toMatch(/servers\/chat\.yaml:\d+:\d+: websocket\.rules\[0\]/);
     });
 
     it('comments typed in the section are written where they were typed and shown the next time; an unchanged save writes nothing', async () => {

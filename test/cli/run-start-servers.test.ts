@@ -88,10 +88,10 @@ describe('ferry run --start-servers: a server that cannot start stops the run be
       expect(lines[0]).toBe('ferry: --start-servers: 2 servers did not start, so no request was sent:');
       expect(lines.slice(1)).toEqual([
         `  server api: servers/api.yaml: port ${held} on 127.0.0.1 is already in use by another program. Stop that program, or set another port (0 = any free port).`,
-        expect.stringMatching(/^ {2}server tls: servers\/tls\.yaml: tls\.certPath: the file missing\.pem does not exist /),
+        expect.stringMatching(/^ {2}server tls: servers\/tls\.yaml:\d+:\d+: tls\.certPath: the file missing\.pem does not exist /),
       ]);
       expect(run.output.stderr).not.toContain('Started server');
-      expect(JSON.parse(run.output.stdout).error.message).toContain('server tls: servers/tls.yaml: tls.certPath');
+      expect(JSON.parse(run.output.stdout).error.message).toMatch(/server tls: servers\/tls\.yaml:\d+:\d+: tls\.certPath/);
       expect(await refusedConnection(startable)).toBe(true);
       expect(other.requests()).toBe(0);
     } finally {

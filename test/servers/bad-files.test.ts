@@ -35,7 +35,7 @@ describe('bad server files', () => {
     const root = await makeWorkspace({ servers: { ws: { name: 'WS', kind: 'websocket', websocket: { mode: 'rules', rules: [{ reply: 'x', delayMs: 3_000_000_000 }] } }, fine: ok } });
     const handle = await serve(root);
     expect(handle.servers.map((s) => s.id)).toEqual(['fine']);
-    expect(handle.failures).toEqual([{ id: 'ws', message: expect.stringMatching(/^servers\/ws\.yaml: websocket\.rules\[0\]\.delayMs: 3000000000 ms is longer than a server can wait/) }]);
+    expect(handle.failures).toEqual([{ id: 'ws', message: expect.stringMatching(/^servers\/ws\.yaml:\d+:\d+: websocket\.rules\[0\]\.delayMs: 3000000000 ms is longer than a server can wait/) }]);
   });
 
   it("names a rule, record, tool, resource or prompt by the same index whether the format or the kind refuses it (as the file's fields are counted, from 0)", async () => {
@@ -56,21 +56,22 @@ describe('bad server files', () => {
     expect(handle.servers.map((s) => s.id)).toEqual(['fine']);
     const byId = Object.fromEntries(handle.failures.map((f) => [f.id, f.message]));
     expect(byId.wsformat).toMatch(/^servers\/wsformat\.yaml:\d+:\d+: websocket\.rules\[1\]\.match: expected one of/);
-    expect(byId.wskind).toMatch(/^servers\/wskind\.yaml: websocket\.rules\[1\]: pattern "\(" is not a regular expression/);
-    expect(byId.sio).toMatch(/^servers\/sio\.yaml: socketio\.rules\[1\]: pattern "\(" is not a regular expression/);
+    expect(byId.wskind).toMatch(/^servers\/wskind\.yaml:\d+:\d+: websocket\.rules\[1\]: pattern "\(" is not a regular expression/);
+    expect(byId.sio).toMatch(/^servers\/sio\.yaml:\d+:\d+: socketio\.rules\[1\]: pattern "\(" is not a regular expression/);
     expect(byId.dnsformat).toMatch(/^servers\/dnsformat\.yaml:\d+:\d+: dns\.records\[1\]\.type: expected one of/);
-    expect(byId.dnskind).toMatch(/^servers\/dnskind\.yaml: dns\.records\[1\] \(b\.test A\): value "not an address" is not an IPv4 address/);
-    expect(byId.mcp).toMatch(/^servers\/mcp\.yaml: mcp\.tools\[1\] \(u\): inputSchema is not JSON/);
+    expect(byId.dnskind).toMatch(/^servers\/dnskind\.yaml:\d+:\d+: dns\.records\[1\] \(b\.test A\): value "not an address" is not an IPv4 address/);
+    expect(byId.mcp).toMatch(/^servers\/mcp\.yaml:\d+:\d+: mcp\.tools\[1\] \(u\): inputSchema is not JSON/);
   });
 
   it('refuses a delayMs or intervalMs longer than a timer can hold, and 1xx statuses, instead of answering at once', async () => {
     const root = await makeWorkspace({
       servers: {
         fine: ok,
-        slow: { name: 'Slow', http: { routes: [{ path: '/ok' }, { path: '/late', delayMs: 3_000_000_000 }] } },
-        ticks: { name: 'Ticks', kind: 'sse', sse: { intervalMs: 2_147_483_648, repeat: true, events: [{ data: 'a' }] } },
+        // As text, so the lines and columns below can be counted.
+        slow: 'name: Slow\nhttp:\n  routes:\n    - path: /ok\n    - path: /late\n      delayMs: 3000000000\n',
+        ticks: 'name: Ticks\nkind: sse\nsse:\n  intervalMs: 2147483648\n  repeat: true\n  events:\n    - data: a\n',
         longest: { name: 'Longest', http: { routes: [{ path: '/l', delayMs: 2_147_483_647 }] } },
-        interim: { name: 'Interim', http: { routes: [{ path: '/ok' }, { path: '/c', status: 100 }] } },
+        interim: 'name: Interim\nhttp:\n  routes:\n    - path: /ok\n    - path: /c\n      status: 100\n',
       },
     });
     const handle = await serve(root);
@@ -78,9 +79,9 @@ describe('bad server files', () => {
     const byId = Object.fromEntries(handle.failures.map((f) => [f.id, f.message]));
     expect(byId).toEqual({
       // An interim status would leave the client waiting for an answer that never comes.
-      interim: 'servers/interim.yaml: http.routes[1].status: 100 is an interim status (1xx) that cannot end a request; give 200 to 999.',
-      slow: 'servers/slow.yaml: http.routes[1].delayMs: 3000000000 ms is longer than a server can wait; give at most 2147483647 (about 24 days).',
-      ticks: 'servers/ticks.yaml: sse.intervalMs: 2147483648 ms is longer than a server can wait; give at most 2147483647 (about 24 days).',
+      interim: 'servers/interim.yaml:6:15: http.routes[1].status: 100 is an interim status (1xx) that cannot end a request; give 200 to 999.',
+      slow: 'servers/slow.yaml:6:16: http.routes[1].delayMs: 3000000000 ms is longer than a server can wait; give at most 2147483647 (about 24 days).',
+      ticks: 'servers/ticks.yaml:4:15: sse.intervalMs: 2147483648 ms is longer than a server can wait; give at most 2147483647 (about 24 days).',
     });
   });
 

@@ -590,7 +590,7 @@ describe('DNS server', () => {
 
   it('refuses bad values at load, naming the record; records are never templated', async () => {
     expect((await dnsServer({ records: [{ name: 'a.test', type: 'MX', value: 'mail.test' }] })).failures[0]!.message).toMatch(
-      /servers\/names\.yaml: dns\.records\[0\] \(a\.test MX\): value "mail\.test" is not "priority host"/,
+      /servers\/names\.yaml:7:14: dns\.records\[0\] \(a\.test MX\): value "mail\.test" is not "priority host"/,
     );
     expect((await dnsServer({ records: [{ name: 'a.test', type: 'A', value: '{{ip}}' }] })).failures[0]!.message).toMatch(/is not an IPv4 address/);
     // Which part is wrong, and the form wanted, not just "not in zone-file form".

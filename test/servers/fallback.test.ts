@@ -128,18 +128,18 @@ describe('fallback: proxy', () => {
   });
 
   it('refuses to start with fallback proxy and no usable proxyUrl', async () => {
-    await expect(mock({ routes: [], fallback: 'proxy' })).rejects.toThrow(/servers\/api\.yaml: http\.proxyUrl: proxyUrl is empty/);
+    await expect(mock({ routes: [], fallback: 'proxy' })).rejects.toThrow(/servers\/api\.yaml:\d+:\d+: http\.proxyUrl: proxyUrl is empty/);
     await expect(mock({ routes: [], fallback: 'proxy', proxyUrl: 'ftp://x' })).rejects.toThrow(/must start with http/);
     await expect(mock({ routes: [], fallback: 'proxy', proxyUrl: '{{nothing}}/x' })).rejects.toThrow(/is not a URL/);
   });
 
   it('names a variable of proxyUrl that is not defined, in the URL or in its host, and does not start', async () => {
     await expect(mock({ routes: [], fallback: 'proxy', proxyUrl: '{{realApi}}' })).rejects.toThrow(
-      'servers/api.yaml: http.proxyUrl: proxyUrl "{{realApi}}" is not a URL: the variable realApi is not defined (servers fill the environment\'s and ferry.yaml\'s variables, never secret ones); define it there or give it with ferry serve --var realApi=VALUE (fallback is proxy).',
+      'servers/api.yaml:5:13: http.proxyUrl: proxyUrl "{{realApi}}" is not a URL: the variable realApi is not defined (servers fill the environment\'s and ferry.yaml\'s variables, never secret ones); define it there or give it with ferry serve --var realApi=VALUE (fallback is proxy).',
     );
     // Braces parse in a host name: the server started, and every unmatched request failed to resolve it.
     await expect(mock({ routes: [], fallback: 'proxy', proxyUrl: 'http://{{host}}:8080/v2' }, { variables: [{ key: 'other', value: 'x' }] })).rejects.toThrow(
-      'servers/api.yaml: http.proxyUrl: proxyUrl "http://{{host}}:8080/v2" still holds {{host}} where the host should be: the variable host is not defined',
+      'servers/api.yaml:5:13: http.proxyUrl: proxyUrl "http://{{host}}:8080/v2" still holds {{host}} where the host should be: the variable host is not defined',
     );
     // Defined, it is filled and the server starts.
     const base = await backend();

@@ -171,9 +171,9 @@ describe('the kind table', () => {
     const handle = await serve(root);
     expect(handle.servers.map((s) => s.id).sort()).toEqual([...declared].sort());
     expect(handle.failures.map((f) => f.message).sort()).toEqual([
-      'servers/dns.yaml: tls: the DNS server has no TLS; set tls.enabled to false.',
-      'servers/tcpProxy.yaml: tls: the TCP relay takes plain TCP from clients; set tls.enabled to false (upstreamTls speaks TLS to the target).',
-      'servers/udp.yaml: tls: a UDP server has no TLS; set tls.enabled to false.',
+      'servers/dns.yaml:4:3: tls: the DNS server has no TLS; set tls.enabled to false.',
+      'servers/tcpProxy.yaml:4:3: tls: the TCP relay takes plain TCP from clients; set tls.enabled to false (upstreamTls speaks TLS to the target).',
+      'servers/udp.yaml:4:3: tls: a UDP server has no TLS; set tls.enabled to false.',
     ]);
   });
 

@@ -106,10 +106,10 @@ describe('MCP server', () => {
   it('refuses at load two enabled tools or prompts of one name (the first was hidden, the last answered), naming both', async () => {
     const tool = (result: string, enabled = true) => ({ name: 'get_weather', result, enabled });
     const { failures } = await mcpServer({ tools: [tool('one'), tool('two')] });
-    expect(failures[0]?.message).toBe('servers/tools.yaml: mcp.tools[1] (get_weather): tools[0] has this name too; give each tool a name of its own (or set enabled: false on one).');
+    expect(failures[0]?.message).toBe('servers/tools.yaml:8:7: mcp.tools[1] (get_weather): tools[0] has this name too; give each tool a name of its own (or set enabled: false on one).');
     const prompt = { name: 'review', messages: [{ role: 'user', text: 'x' }] };
     const { failures: prompts } = await mcpServer({ prompts: [prompt, { ...prompt, name: 'other' }, prompt] });
-    expect(prompts[0]?.message).toBe('servers/tools.yaml: mcp.prompts[2] (review): prompts[0] has this name too; give each prompt a name of its own (or set enabled: false on one).');
+    expect(prompts[0]?.message).toBe('servers/tools.yaml:12:7: mcp.prompts[2] (review): prompts[0] has this name too; give each prompt a name of its own (or set enabled: false on one).');
     // A disabled one is no second tool.
     const { failures: none, server } = await mcpServer({ tools: [tool('one', false), tool('two')] });
     expect(none).toEqual([]);
@@ -119,7 +119,7 @@ describe('MCP server', () => {
 
   it('refuses at load a resource URI that repeats a {part} (a/{x}/{x}): one name cannot hold two values, naming the part', async () => {
     const { failures } = await mcpServer({ resources: [{ uri: 'file:///ok.txt', text: 'ok' }, { uri: 'notes://{x}/{y}/{x}', name: 'Twice', text: '{{params.x}}' }] });
-    expect(failures[0]?.message).toBe('servers/tools.yaml: mcp.resources[1]: uri "notes://{x}/{y}/{x}" has the part {x} twice; give each part a name of its own, such as {x} and {x2}.');
+    expect(failures[0]?.message).toBe('servers/tools.yaml:7:12: mcp.resources[1]: uri "notes://{x}/{y}/{x}" has the part {x} twice; give each part a name of its own, such as {x} and {x2}.');
     // Two parts of different names still load and match.
     const { failures: none, server } = await mcpServer({ resources: [{ uri: 'notes://{x}/{x2}', text: '{{params.x}}-{{params.x2}}' }] });
     expect(none).toEqual([]);
@@ -129,10 +129,10 @@ describe('MCP server', () => {
 
   it('refuses at load a path clients cannot reach: without a leading /, or the legacy transport\'s /sse or /messages', async () => {
     const { failures } = await mcpServer({ ...MCP, path: 'mcp' });
-    expect(failures[0]?.message).toBe('servers/tools.yaml: mcp.path: "mcp" does not start with /; write it as a URL path, such as /mcp.');
+    expect(failures[0]?.message).toBe('servers/tools.yaml:45:9: mcp.path: "mcp" does not start with /; write it as a URL path, such as /mcp.');
     for (const taken of ['/sse', '/messages']) {
       const { failures: clash } = await mcpServer({ ...MCP, path: taken });
-      expect(clash[0]?.message).toBe(`servers/tools.yaml: mcp.path: ${taken} is where the older HTTP+SSE transport is served (GET /sse, POST /messages); choose another path, such as /mcp.`);
+      expect(clash[0]?.message).toBe(`servers/tools.yaml:45:9: mcp.path: ${taken} is where the older HTTP+SSE transport is served (GET /sse, POST /messages); choose another path, such as /mcp.`);
     }
     const { failures: none, server } = await mcpServer({ ...MCP, path: '/v1/mcp' });
     expect(none).toEqual([]);
@@ -164,7 +164,7 @@ describe('MCP server', () => {
     expect(notJson[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(notJson).toContain('Content-Type: application/json');
     const bad = await mcpServer({ tools: [{ name: 't', inputSchema: '{"type":"object",' }] });
-    expect(bad.failures[0]!.message).toMatch(/servers\/tools\.yaml: mcp\.tools\[0\] \(t\): inputSchema is not JSON/);
+    expect(bad.failures[0]!.message).toMatch(/servers\/tools\.yaml:6:20: mcp\.tools\[0\] \(t\): inputSchema is not JSON/);
     const wrong = await mcpServer({ tools: [{ name: 't', inputSchema: '{"type":"object","properties":{"a":{"type":"nope"}}}' }] });
     expect(wrong.failures[0]!.message).toMatch(/inputSchema is not a JSON Schema Ferry can check arguments with/);
   });

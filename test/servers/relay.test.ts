@@ -95,7 +95,7 @@ describe('TCP relay', () => {
       servers: { wire: { name: 'Wire', kind: 'tcpProxy', proxy: { target: '127.0.0.1:{{port}}' } } },
     });
     const handle = await serve(root);
-    expect(handle.failures[0]!.message).toMatch(/^servers\/wire\.yaml: proxy\.target: "127\.0\.0\.1:\{\{port\}\}" is not host:port/);
+    expect(handle.failures[0]!.message).toMatch(/^servers\/wire\.yaml:\d+:\d+: proxy\.target: "127\.0\.0\.1:\{\{port\}\}" is not host:port/);
   });
 
   it(`relays at most ${MAX_RELAYED_CLIENTS} clients at once: one more is closed before reaching the target, and the refusal is recorded once per burst`, async () => {
@@ -145,7 +145,7 @@ describe('TCP relay', () => {
     await eventually(async () => server!.openConnections() === 2);
     client.destroy();
     await eventually(async () => server!.openConnections() === 0);
-    expect((await relay({})).failures[0]!.message).toMatch(/servers\/wire\.yaml: proxy\.target: is empty/);
+    expect((await relay({})).failures[0]!.message).toMatch(/servers\/wire\.yaml:\d+:\d+: proxy\.target: is empty/);
   });
 
   it('an IPv6 target is written in brackets with its port; an IPv6 address alone is refused at load, saying how to write it', async () => {
@@ -175,12 +175,12 @@ describe('TCP relay', () => {
       ['fe80::1%lo:80', '[fe80::1%lo]:80'],
     ] as const) {
       const { failures } = await relay({ target });
-      expect(failures[0]!.message, target).toContain(`servers/wire.yaml: proxy.target: ${JSON.stringify(target)} `);
+      expect(failures[0]!.message, target).toContain(`servers/wire.yaml:4:11: proxy.target: ${JSON.stringify(target)} `);
       expect(failures[0]!.message, target).toContain(advice);
     }
     for (const target of ['[::1]', '[::1:80', 'localhost', '127.0.0.1:0', '127.0.0.1:99999', 'host:port']) {
       const { failures } = await relay({ target });
-      expect(failures[0]!.message, target).toMatch(/^servers\/wire\.yaml: proxy\.target: .* give where to relay to, such as 127\.0\.0\.1:5432 or \[::1\]:5432\.$/);
+      expect(failures[0]!.message, target).toMatch(/^servers\/wire\.yaml:4:11: proxy\.target: .* give where to relay to, such as 127\.0\.0\.1:5432 or \[::1\]:5432\.$/);
     }
   });
 

@@ -155,7 +155,7 @@ describe('ferry serve', () => {
     await eventually(async () => io.out.length > 0);
     // As the CLI's other errors (and `ferry run --start-servers`): `ferry:`, the server, what to do.
     expect(io.err).toEqual([
-      expect.stringMatching(/^ferry: server ws did not start: servers\/ws\.yaml: websocket\.rules\[0\]: pattern "\(" is not a regular expression Ferry can run/),
+      expect.stringMatching(/^ferry: server ws did not start: servers\/ws\.yaml:\d+:\d+: websocket\.rules\[0\]: pattern "\(" is not a regular expression Ferry can run/),
     ]);
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out.join('\n'))![0];
     expect((await send(`${url}/hello/x`)).status).toBe(200);
@@ -407,7 +407,7 @@ describe('ferry serve', () => {
     );
     const io = capture();
     expect(await serveUntil(ws, [], { var: [], watch: false }, io.output, new Promise(() => {}))).toBe(1);
-    expect(io.err).toEqual([expect.stringMatching(/^ferry: server ws did not start: servers\/ws\.yaml: dns\.records\[0\] \(a\.test A\): value "not an address" is not an IPv4 address/), 'ferry: No server could start.']);
+    expect(io.err).toEqual([expect.stringMatching(/^ferry: server ws did not start: servers\/ws\.yaml:\d+:\d+: dns\.records\[0\] \(a\.test A\): value "not an address" is not an IPv4 address/), 'ferry: No server could start.']);
     // A name that matches no file is said as it is, and is bad usage (exit 2).
     // Refused before anything else is said or started: no "No server could start." after it.
     const typo = capture();

@@ -166,7 +166,7 @@ describe('Socket.IO server', () => {
 
   it('refuses at load a path no client can reach: without a leading /, or with a space, ? or #', async () => {
     for (const [path, shown] of [['live', '"live" does not start with /'], ['/a b/', '"/a b/" holds a space, ? or #, which a client sends encoded or not as part of the path']]) {
-      await expect(ioServer({ path })).rejects.toThrow(`servers/live.yaml: socketio.path: ${shown}; write it as a URL path, such as /socket.io/.`);
+      await expect(ioServer({ path })).rejects.toThrow(`servers/live.yaml:4:9: socketio.path: ${shown}; write it as a URL path, such as /socket.io/.`);
     }
   });
 

@@ -361,7 +361,7 @@ describe('TCP server', () => {
   it('refuses a hex reply that is not hex, naming the rule', async () => {
     const root = await makeWorkspace({ servers: { bad: { name: 'Bad', kind: 'tcp', socket: { mode: 'rules', encoding: 'hex', rules: [{ pattern: 'aa', reply: 'zz' }] } } } });
     const handle = await serve(root);
-    expect(handle.failures[0]!.message).toMatch(/servers\/bad\.yaml: socket\.rules\[0\]: reply is not valid hex/);
+    expect(handle.failures[0]!.message).toMatch(/servers\/bad\.yaml:\d+:\d+: socket\.rules\[0\]: reply is not valid hex/);
   });
 
   it('picks up an edit while running: new rules on the same port', async () => {

@@ -241,13 +241,13 @@ describe('TLS', () => {
     const handle = await serve(root);
     expect(handle.servers).toEqual([]);
     const byId = Object.fromEntries(handle.failures.map((f) => [f.id, f.message]));
-    expect(byId.missing).toMatch(/^servers\/missing\.yaml: tls\.certPath: the file certs\/nope\.pem does not exist/);
+    expect(byId.missing).toMatch(/^servers\/missing\.yaml:\d+:\d+: tls\.certPath: the file certs\/nope\.pem does not exist/);
     expect(byId.half).toMatch(/tls\.keyPath is missing/);
     expect(byId.notpem).toMatch(/tls\.certPath: certs\/junk\.pem is not a PEM certificate/);
     expect(byId.mismatch).toMatch(/is not the private key of the certificate/);
     expect(byId.outside).toMatch(/lies outside the workspace folder/);
     expect(byId.climbing).toBe(
-      "servers/climbing.yaml: tls.certPath: ../x/cert.pem lies outside the workspace folder. Put the PEM file inside the workspace, or allow files outside the workspace on this computer (ferry config set filesOutsideWorkspace true, or filesOutsideWorkspace in the app's ⚙ Application settings).",
+      "servers/climbing.yaml:4:13: tls.certPath: ../x/cert.pem lies outside the workspace folder. Put the PEM file inside the workspace, or allow files outside the workspace on this computer (ferry config set filesOutsideWorkspace true, or filesOutsideWorkspace in the app's ⚙ Application settings).",
     );
     // Allowed on this computer: the outside files work.
     const allowed = await serve(root, { ids: ['outside'], allowFilesOutsideWorkspace: true });

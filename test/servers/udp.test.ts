@@ -110,6 +110,6 @@ describe('UDP server', () => {
 
   it('refuses TLS', async () => {
     const { failures } = await udpServer({}, { tls: { enabled: true } });
-    expect(failures[0]!.message).toMatch(/servers\/dgram\.yaml: tls: a UDP server has no TLS/);
+    expect(failures[0]!.message).toMatch(/servers\/dgram\.yaml:\d+:\d+: tls: a UDP server has no TLS/);
   });
 });

@@ -271,7 +271,7 @@ describe('WebSocket server', () => {
   it('refuses a bad regex at load, naming the rule', async () => {
     const root = await makeWorkspace({ servers: { chat: { name: 'Chat', kind: 'websocket', websocket: { mode: 'rules', rules: [{ reply: 'a' }, { match: 'regex', pattern: '(unclosed' }] } } } });
     const handle = await serve(root);
-    expect(handle.failures[0]!.message).toMatch(/servers\/chat\.yaml: websocket\.rules\[1\]: pattern "\(unclosed" is not a regular expression/);
+    expect(handle.failures[0]!.message).toMatch(/servers\/chat\.yaml:\d+:\d+: websocket\.rules\[1\]: pattern "\(unclosed" is not a regular expression/);
   });
 
   it('is not stalled by a catastrophic pattern and input (linear-time regex)', async () => {
