@@ -122,7 +122,8 @@ export class CliReporter implements Reporter {
         if (r.error) out.push(`     ${lines(r.error).join('\n     ')}`);
         const why = statusFailure(r);
         if (why) out.push(`     ${t(why)}`);
-        for (const test of r.tests) if (!test.passed && !test.skipped) out.push(`     ${t(test.name)}${test.message ? `: ${lines(test.message)[0]}` : ''}`);
+        // The whole message: a first line may only introduce the next (jsonSchema's 'found following errors: ').
+        for (const test of r.tests) if (!test.passed && !test.skipped) out.push(`     ${t(test.name)}${test.message ? `: ${lines(test.message).join('\n       ')}` : ''}`);
       });
       const more = this.failureCount - failed.length;
       if (more > 0) out.push(`  … and ${more} more failed request${more === 1 ? '' : 's'}: each is shown above (and in the JSON report, -r json).`);
