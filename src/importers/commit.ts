@@ -23,6 +23,7 @@ import {
 import { readFileNoFollow } from '../support/read-no-follow.js';
 import { UNUSABLE_KEY_RULE, unusableKeyProblem } from '../support/placeholder-syntax.js';
 import { requestFileName, SiblingNames } from './sibling-names.js';
+import { notesAtWrittenPaths } from './note-paths.js';
 import { clearUnusedFolder, isUnusedFolder } from './unused-folder.js';
 import { countNodes, ImportError, type ImportedFolderNode, type ImportedNode, type ImportResult, type ImportSummary } from './types.js';
 
@@ -134,12 +135,16 @@ async function commitLocked(target: CommitTarget, root: string, result: ImportRe
     const pending: PendingTree = { dirsByDepth: [], writes: [] };
     const taken = new SiblingNames(await listNames(targetDir));
     let seq = await nextSeq(targetDir);
+    const folderNames: { display: string; written: string }[] = [];
     for (const node of result.items) {
       const name = taken.take(requireName(nodeName(node), 'item'), fileNameFallback(node));
       const entry = node.type === 'request' ? `${name}.yaml` : name;
+      if (node.type === 'folder') folderNames.push({ display: node.name, written: name });
       buildNode(node, staging, [REQUESTS_DIR, ...into].join('/'), entry, seq++, 0, specNames, pending);
       moves.push({ from: path.join(staging, entry), to: path.join(targetDir, entry) });
     }
+    // Only the importer's notes so far: they name display paths, which may not be where the files went.
+    notes.splice(0, notes.length, ...notesAtWrittenPaths(notes, folderNames));
     await writeTree(pending, options.onProgress, options.signal).catch((error: unknown) => {
       throw pathTooLong(error, root) ?? error;
     });

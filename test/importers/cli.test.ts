@@ -249,3 +249,28 @@ describe('ferry import ENV --into FOLDER', () => {
     expect(await fs.readdir(path.join(ws, 'requests', 'APIs'))).toEqual([]);
   });
 });
+
+describe('ferry import of a collection already imported', () => {
+  it("names the folder the files went to (Shop 2) in its notes, not the first import's Shop", async () => {
+    const { ws } = await initedWorkspace();
+    const file = path.join(await tempDir(), 'shop.json');
+    await fs.writeFile(file, JSON.stringify({
+      info: { name: 'Shop', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+      item: [
+        { name: 'Upload', request: { method: 'POST', url: 'http://127.0.0.1:9/upload', body: { mode: 'file', file: { src: '/photos/cat.png' } } } },
+        { name: 'Shop/Evt', event: [{ listen: 'other', script: { exec: ['1'] } }], request: { method: 'GET', url: 'http://127.0.0.1:9/' } },
+      ],
+    }));
+    const first = await ferry(['import', file], ws);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('Files are not part of an export; choose them again for: Shop/Upload (binary body: /photos/cat.png).');
+    const second = await ferry(['import', file, '--json'], ws);
+    expect(second.code, second.stderr).toBe(0);
+    expect(await fs.readdir(path.join(ws, 'requests', 'Shop 2'))).toEqual(expect.arrayContaining(['Upload.yaml', 'Shop-Evt.yaml']));
+    // The request named Shop/Evt keeps its own name in the path; only the top folder moves.
+    expect(JSON.parse(second.stdout).notes).toEqual([
+      'Scripts of other events were skipped: Shop 2/Shop/Evt (other).',
+      'Files are not part of an export; choose them again for: Shop 2/Upload (binary body: /photos/cat.png).',
+    ]);
+  });
+});
