@@ -8,10 +8,20 @@ export type RequestKind = (typeof REQUEST_KINDS)[number];
 export const WORKSPACE_FILE = 'ferry.yaml';
 export const FORMAT_VERSION = 1;
 
-/** Why a workspace file written by a newer Ferry (spec 7, 9.1) is refused, or undefined when it is not one. */
+/** A `version` written in quotes (`"2"`): the number its text gives, else undefined. */
+export function quotedVersionNumber(input: unknown): number | undefined {
+  return typeof input === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(input) ? Number(input) : undefined;
+}
+
+/**
+ * Why a workspace file written by a newer Ferry (spec 7, 9.1) is refused, or undefined when it is
+ * not one. A quoted newer version (`"2"`) is refused at once too: telling the user to drop the
+ * quotes would only lead to this refusal.
+ */
 export function newerFormatProblem(data: unknown): string | undefined {
-  const version = (data as { version?: unknown } | null)?.version;
-  if (typeof version !== 'number' || !(version > FORMAT_VERSION)) return undefined;
+  const written = (data as { version?: unknown } | null)?.version;
+  const version = typeof written === 'number' ? written : quotedVersionNumber(written);
+  if (version === undefined || !(version > FORMAT_VERSION)) return undefined;
   return `This workspace was created by a newer version of Ferry (format version ${version}; this Ferry reads version ${FORMAT_VERSION}). Update Ferry to open it.`;
 }
 

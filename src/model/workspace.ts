@@ -1,7 +1,7 @@
 /** The workspace file, `ferry.yaml` (spec 2.2). */
 import { z } from 'zod';
 import { describe, list, section, text } from './declare.js';
-import { FORMAT_VERSION } from './constants.js';
+import { FORMAT_VERSION, quotedVersionNumber } from './constants.js';
 import { authSchema, keyValues, scriptsSchema, variableSchema } from './common.js';
 
 export { WORKSPACE_FILE, FORMAT_VERSION } from './constants.js';
@@ -24,8 +24,8 @@ export type WorkspaceFile = z.output<typeof workspaceSchema>;
 
 /** What is wrong with a `version` that is not a number: written in quotes (`"1"`), it says to drop them. */
 function versionProblem(input: unknown): string {
-  if (typeof input === 'string' && /^\s*\d+(?:\.\d+)?\s*$/.test(input)) {
-    return `expected the format version number, ${FORMAT_VERSION}, got the text "${input}": write it without quotes (version: ${input.trim()})`;
+  if (quotedVersionNumber(input) !== undefined) {
+    return `expected the format version number, ${FORMAT_VERSION}, got the text "${input}": write it without quotes (version: ${String(input).trim()})`;
   }
   return `expected the format version number, ${FORMAT_VERSION}, got ${describe(input)}`;
 }

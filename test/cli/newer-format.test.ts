@@ -40,4 +40,18 @@ describe('a workspace of a newer format version (spec 7, 9.1), from the command 
     expect(await fs.readdir(ws)).toEqual(['ferry.yaml']);
     expect(await fs.readFile(path.join(ws, 'ferry.yaml'), 'utf8')).toBe(text);
   });
+
+  it('version "2", quoted: refused as newer at once (not first told to drop the quotes); "1" still only warns', async () => {
+    const quoted = await workspaceOfVersion('"2"');
+    for (const command of [['ls'], ['run'], ['env', 'ls']]) {
+      expect(await ferry(['-w', quoted.ws, ...command]), command.join(' ')).toEqual({ code: 2, stdout: '', stderr: refusal('2') });
+    }
+    expect(await fs.readdir(quoted.ws)).toEqual(['ferry.yaml']);
+    expect(await fs.readFile(path.join(quoted.ws, 'ferry.yaml'), 'utf8')).toBe(quoted.text);
+
+    const one = await workspaceOfVersion('"1"');
+    const listed = await ferry(['-w', one.ws, 'ls']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('ferry.yaml:1:10: version: expected the format version number, 1, got the text "1": write it without quotes (version: 1).');
+  });
 });
