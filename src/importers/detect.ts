@@ -161,7 +161,7 @@ export function detect(text: string, subject?: string): Detected {
   const trimmed = text.trimStart();
   if (trimmed === '') throw new ImportError(`There is nothing to import: the input is empty. ${SUPPORTED_FORMATS}`);
 
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+  if (startsLikeJson(trimmed)) {
     let document: unknown;
     try {
       document = JSON.parse(trimmed);
@@ -194,6 +194,15 @@ export function detect(text: string, subject?: string): Detected {
     return detectDocument(document, 'yaml', depth, subject);
   }
   throw refuseUnknown(subject);
+}
+
+/**
+ * Text that starts like JSON (`{` or `[` after spaces and a BOM) is JSON to its author: read by
+ * JSON's rules only, never by the YAML reader, which would take a trailing comma. Import and update decide by this.
+ */
+export function startsLikeJson(text: string): boolean {
+  const trimmed = text.trimStart();
+  return trimmed.startsWith('{') || trimmed.startsWith('[');
 }
 
 function looksLikeCurl(text: string): boolean {

@@ -6,7 +6,7 @@
 import {
   isObject, isYamlSyntaxError, MAX_DOCUMENT_BYTES, parseDocumentText, specVersionOf, type DocumentData, type JsonObject, type SpecVersionInfo,
 } from '../../openapi-document/index.js';
-import { checkDocumentDepth, detect, inputNamed, jsonSyntaxError, PASTED, tooDeepForReader, tooLarge, yamlBomb, type InputAction } from '../detect.js';
+import { checkDocumentDepth, detect, inputNamed, jsonSyntaxError, PASTED, startsLikeJson, tooDeepForReader, tooLarge, yamlBomb, type InputAction } from '../detect.js';
 import { ImportError } from '../types.js';
 
 export { specVersionOf };
@@ -35,10 +35,7 @@ export function parseSpecText(text: string, label: string, action: InputAction =
     // Text that starts like JSON is JSON to its author: JSON's complaint, not the YAML reader's
     // (`Flow map in block collection …`), as an import of the same file says it.
     const json = jsonComplaint(text);
-    if (json) {
-      const where = json.line === undefined ? label : `${label}:${json.line}:${json.column}`;
-      throw new ImportError(`${where}: the document does not parse as JSON: ${json.what}.${updated(action)}`);
-    }
+    if (json) throw jsonRefusal(label, json, action);
     if (isYamlSyntaxError(error)) {
       const pos = error.linePos?.[0];
       const where = pos ? `${label}:${pos.line}:${pos.col}` : label;
@@ -46,14 +43,25 @@ export function parseSpecText(text: string, label: string, action: InputAction =
     }
     throw new ImportError(`${label}: the document does not parse as JSON or YAML: ${(error as Error).message}.${updated(action)}`);
   }
+  // The new version of an update is read as an import reads it: JSON-looking text by JSON's rules
+  // (the YAML reader took a trailing comma that an import refuses). Kept old documents as before.
+  if (action === 'update' && parsed.format !== 'json') {
+    const json = jsonComplaint(text);
+    if (json) throw jsonRefusal(label, json, action);
+  }
   checkDocumentDepth(parsed.data, parsed.depth, label, action);
   return parsed;
 }
 
+function jsonRefusal(label: string, json: ReturnType<typeof jsonSyntaxError>, action: InputAction): ImportError {
+  const where = json.line === undefined ? label : `${label}:${json.line}:${json.column}`;
+  return new ImportError(`${where}: the document does not parse as JSON: ${json.what}.${updated(action)}`);
+}
+
 /** JSON.parse's complaint about text that starts like JSON (`{` or `[`), or undefined for other text. */
 function jsonComplaint(text: string): ReturnType<typeof jsonSyntaxError> | undefined {
+  if (!startsLikeJson(text)) return undefined;
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (!/^\s*[{[]/.test(body)) return undefined;
   try {
     JSON.parse(body);
     return undefined;

@@ -91,6 +91,8 @@ describe('ferry update with hostile inputs', () => {
       'broken.yaml': ['openapi: 3.0.3\npaths: [\n', /broken\.yaml:\d+:\d+: the document does not parse as JSON or YAML: .*\. Nothing was updated\.\n$/],
       // JSON's words and place, as an import of the file gives them, not the YAML reader's ("Flow map in block collection…").
       'broken.json': ['{"openapi": "3.0.3", "info": {"title": "x", "version": "1"},\n"paths": { ] }', /broken\.json:2:12: the document does not parse as JSON: Expected property name or '\}'\. Nothing was updated\.\n$/],
+      // A trailing comma the YAML reader would take: refused by JSON's rules, as ferry import refuses it (below).
+      'comma.json': ['{"openapi": "3.0.3", "info": {"title": "Pets", "version": "2"}, "paths": {},\n}', /comma\.json:2:1: the document does not parse as JSON: .*\. Nothing was updated\.\n$/],
     };
     for (const [name, [text]] of Object.entries(files)) await fs.writeFile(path.join(ws, name), text);
     const before = await snapshot(ws, outside);
@@ -100,6 +102,9 @@ describe('ferry update with hostile inputs', () => {
       expect(result.code, name).toBe(2);
     }
     expect(await snapshot(ws, outside)).toEqual(before);
+    const importComma = await ferry(['-w', ws, 'import', path.join(ws, 'comma.json')]);
+    expect(importComma.stderr).toMatch(/looks like JSON but does not parse: .* at line 2, column 1\./);
+    expect(importComma.code).toBe(2);
   });
 
   it('a recorded source that is gone, or a folder, is named as the folder\'s record, with --from to give instead; nothing is written', async () => {
