@@ -36,7 +36,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   temp = await makeWorkspace({
-    'requests/Users/get user.yaml': { name: 'get user', seq: 1, url: `${base}/user`, scripts: { postResponse: "pm.test('status is 200', () => pm.response.to.have.status(200)); pm.test('is admin', () => pm.expect(pm.response.json().admin).to.equal(true));" } },
+    'requests/Users/get user.yaml': { name: 'get user', seq: 1, url: `${base}/user`, scripts: { postResponse: "pm.test('status is 200', () => pm.response.to.have.status(200)); pm.test('is admin', () => pm.expect(pm.response.json().admin).to.equal(true)); pm.test('two lines', () => { throw new Error('first line\\nsecond line'); });" } },
     'requests/Users/missing.yaml': { name: 'missing', seq: 2, url: `${base}/missing` },
     'requests/hostile.yaml': { name: HOSTILE_NAME, seq: 3, url: `${base}/hostile?q=<script>`, scripts: { postResponse: `pm.test(${JSON.stringify(HOSTILE_BODY)}, () => {}); pm.test(${JSON.stringify(BIDI_TEST)}, () => {});` } },
   });
@@ -84,7 +84,7 @@ describe.skipIf(missing !== undefined)('the HTML report in Chromium', () => {
     const json = path.join(temp.root, 'out', 'browser.json');
     await ferry(['-w', temp.root, 'run', '-n', '2', '--out-html', html, '--out-json', json, '--report-bodies']);
     const report = JSON.parse(await fs.readFile(json, 'utf8'));
-    expect(report.summary).toMatchObject({ requests: 6, failedRequests: 4, tests: 8, failedTests: 2 });
+    expect(report.summary).toMatchObject({ requests: 6, failedRequests: 4, tests: 10, failedTests: 4 });
 
     const page = await browser.newPage();
     const requested: string[] = [];
@@ -114,6 +114,8 @@ describe.skipIf(missing !== undefined)('the HTML report in Chromium', () => {
     expect(await open.count()).toBe(report.summary.failedRequests);
     const adminFailure = report.results.find((r: { name: string }) => r.name === 'get user').tests.find((t: { passed: boolean }) => !t.passed);
     expect(await open.first().innerText()).toContain(`✗ is admin: ${adminFailure.message}`);
+    // A message of several lines keeps its line breaks (a schema's errors come one a line).
+    expect(await open.first().innerText()).toContain('✗ two lines: first line\nsecond line');
     await page.click('[data-filter="passed"]');
     expect(await page.locator('tr.row').count()).toBe(report.results.filter((r: { passed: boolean }) => r.passed).length);
 

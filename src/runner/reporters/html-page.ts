@@ -22,7 +22,7 @@ td.url { word-break: break-all; } .num { text-align: right; white-space: nowrap;
 tr.failed td.mark { color: var(--bad); } tr.passed td.mark { color: var(--ok); } tr.skipped td.mark { color: var(--dim); }
 tr.detail td { background: var(--bg2); }
 pre { white-space: pre-wrap; word-break: break-all; margin: 4px 0; max-height: 400px; overflow: auto; }
-.test-failed { color: var(--bad); } .test-passed { color: var(--ok); } .dim { color: var(--dim); }
+.test { white-space: pre-wrap; } .test-failed { color: var(--bad); } .test-passed { color: var(--ok); } .dim { color: var(--dim); }
 svg { width: 100%; height: 220px; border: 1px solid var(--line); border-radius: 6px; }
 `;
 
