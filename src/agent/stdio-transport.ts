@@ -10,9 +10,10 @@ import process from 'node:process';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_IMPORT_JSON_BYTES } from '../importers/index.js';
 import { formatBytes } from '../support/human-units.js';
 
-export const MAX_MESSAGE_BYTES = 6 * 50 * 1024 * 1024 + 1024 * 1024;
+export const MAX_MESSAGE_BYTES = MAX_IMPORT_JSON_BYTES;
 
 /** The request id at the start of a message too long to parse (`{"jsonrpc":"2.0","id":7,…`), or undefined. */
 function leadingId(head: string): number | string | undefined {

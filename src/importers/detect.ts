@@ -15,6 +15,14 @@ import { notRegularFile, specialFileWords } from '../workspace/tree.js';
 /** Spec 8.1: import file or download size. */
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 
+/**
+ * The most a face reads of a message carrying an import's text as a JSON string (the app's calls,
+ * ferry mcp's messages): a character may take up to 6 there (a quote 2, a control character 6:
+ * \u0001), so a 50 MB text may arrive as 300 MB; a megabyte more for the rest of the message.
+ * Past that, the text is over 50 MB whatever it holds.
+ */
+export const MAX_IMPORT_JSON_BYTES = 6 * MAX_IMPORT_BYTES + 1024 * 1024;
+
 export const SUPPORTED_FORMATS =
   'Supported: collection export v2/v2.1, environment export, OpenAPI 3.x / Swagger 2.0 (JSON or YAML), cURL command.';
 

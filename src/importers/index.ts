@@ -13,7 +13,7 @@ import { ImportError, type ImportResult, type ImportSource } from './types.js';
 export * from './types.js';
 export { commitImport, mergeVariables, type CommitOptions, type CommitTarget } from './commit.js';
 export { hasImportJournal, recoverInterruptedImport, type ImportRecovery } from './import-journal.js';
-export { detect, decodeText, readImportFile, tooLarge, MAX_IMPORT_BYTES, PASTED, SUPPORTED_FORMATS, type Detected } from './detect.js';
+export { detect, decodeText, readImportFile, tooLarge, MAX_IMPORT_BYTES, MAX_IMPORT_JSON_BYTES, PASTED, SUPPORTED_FORMATS, type Detected } from './detect.js';
 export { readInput, download, type ImportInput, type DownloadNetwork } from './source.js';
 export { importCurl, curlToRequest } from './curl/index.js';
 export { importPostman } from './postman/index.js';

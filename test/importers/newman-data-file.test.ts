@@ -8,28 +8,18 @@
  * even where the environment has the name.
  */
 import { promises as fs } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ferry } from '../support/cli.js';
-import { importedWorkspace, newmanConsole } from '../support/newman.js';
-import { listenLoopback, type Listening } from '../support/servers/listen.js';
+import { importedWorkspace, newmanConsole, recordingServer } from '../support/newman.js';
+import type { Listening } from '../support/servers/listen.js';
 import { tempDir } from '../support/temp.js';
 
-let server: http.Server;
 let listening: Listening;
 /** What the server got: the URL, the X-Row header and the body, one line each. */
 const seen: string[] = [];
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      seen.push(decodeURIComponent(req.url!), `header ${String(req.headers['x-row'])}`, `body ${Buffer.concat(chunks).toString('utf8')}`);
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
-    });
-  });
-  listening = await listenLoopback(server, 'http');
+  listening = await recordingServer((req, body) => seen.push(decodeURIComponent(req.url!), `header ${String(req.headers['x-row'])}`, `body ${body.toString('utf8')}`));
 });
 afterAll(async () => {
   await listening.close();

@@ -7,28 +7,18 @@
  * script) and the nesting depth (spec 8.1: 10 levels in Ferry, for requests and `replaceIn` alike).
  */
 import { promises as fs } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ferry } from '../support/cli.js';
-import { importedWorkspace, newmanConsole } from '../support/newman.js';
-import { listenLoopback, type Listening } from '../support/servers/listen.js';
+import { importedWorkspace, newmanConsole, recordingServer } from '../support/newman.js';
+import type { Listening } from '../support/servers/listen.js';
 import { tempDir } from '../support/temp.js';
 
-let server: http.Server;
 let listening: Listening;
 /** What the server got: the URL, then the body, for each request. */
 const seen: string[] = [];
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      seen.push(decodeURIComponent(req.url!), Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
-    });
-  });
-  listening = await listenLoopback(server, 'http');
+  listening = await recordingServer((req, body) => seen.push(decodeURIComponent(req.url!), body.toString('utf8')));
 });
 afterAll(async () => {
   await listening.close();

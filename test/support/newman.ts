@@ -1,8 +1,10 @@
 /** Real Newman (a devDependency) run in the test's process, for the parity tests that compare Ferry with it. */
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { ferry } from './cli.js';
+import { listenLoopback, type Listening } from './servers/listen.js';
 import { isolatedDataDir } from './temp.js';
 
 interface NewmanRun {
@@ -37,4 +39,20 @@ export async function importedWorkspace(dir: string, ...files: string[]): Promis
   expect((await ferry(['init', root, '--name', 'P'])).code).toBe(0);
   for (const file of files) expect((await ferry(['-w', root, 'import', file])).code).toBe(0);
   return root;
+}
+
+/**
+ * A loopback HTTP server for Newman and Ferry to send the same requests to: `record` gets each
+ * request with its whole body, and every answer is `{}` as JSON.
+ */
+export async function recordingServer(record: (req: http.IncomingMessage, body: Buffer) => void): Promise<Listening> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      record(req, Buffer.concat(chunks));
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  return listenLoopback(server, 'http');
 }

@@ -12,7 +12,7 @@ import { settingsFile } from '../../appdata/index.js';
 import type { Workspace } from '../../workspace/index.js';
 import { checkHostAndOrigin, hasSessionCookie, isToken, newToken, sessionCookie } from './guard.js';
 import { LiveChannel, pageId } from './live.js';
-import { MAX_IMPORT_BYTES, tooLarge } from '../../importers/detect.js';
+import { MAX_IMPORT_JSON_BYTES, tooLarge } from '../../importers/detect.js';
 import { ApiError, readJson, sendJson, type BodyLimit, type Routes } from './router.js';
 import { appSettingsRoutes } from './routes-app-settings.js';
 import { catalogRoutes } from './routes-catalog.js';
@@ -97,7 +97,7 @@ const OWN_WRITES = new Set([
  * control character 6: \u0001), so a 50 MB text may arrive as 300 MB; past that, it is over 50 MB
  * whatever it holds. (A file of quotes once met the 60 MB every other call takes.)
  */
-const textLimit = (refusal: () => Error): BodyLimit => ({ bytes: 6 * MAX_IMPORT_BYTES + 1024 * 1024, refusal: () => new ApiError(400, refusal().message) });
+const textLimit = (refusal: () => Error): BodyLimit => ({ bytes: MAX_IMPORT_JSON_BYTES, refusal: () => new ApiError(400, refusal().message) });
 const IMPORT_TEXT = textLimit(() => tooLarge('The import', undefined));
 const BODY_LIMITS: Readonly<Record<string, BodyLimit>> = {
   'POST /api/import/preview': IMPORT_TEXT, 'POST /api/import': IMPORT_TEXT, 'POST /api/import/curl': IMPORT_TEXT,
